@@ -1,0 +1,39 @@
+# Two commands do everything on a fresh machine with Python >= 3.11:
+#   make run   - create .venv, install, migrate, seed a demo, serve on 127.0.0.1:8000
+#   make test  - lint, migrations check and the whole test suite on real PostgreSQL + Redis
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+PYTEST_WORKERS ?= 2
+
+.PHONY: run test bench lint typecheck clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	@rm -f $(VENV)/.installed-* && touch $@
+
+run: $(STAMP)
+	DEBUG=$${DEBUG-1} $(PY) manage.py migrate --noinput
+	DEBUG=$${DEBUG-1} $(PY) manage.py seed_demo
+	DEBUG=$${DEBUG-1} $(PY) manage.py serve
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy --strict --ignore-missing-imports poker/engine
+
+test: $(STAMP) lint typecheck
+	$(PY) scripts/with_services.py \
+		-- $(PY) manage.py makemigrations --check --dry-run \
+		-- $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) scripts/with_services.py -- $(PY) -m benchmarks $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,22 @@
+"""ASGI entry point: HTTP through Django, WebSockets through Channels."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+
+from config.routing import websocket_urlpatterns  # noqa: E402
+from core.ws_auth import BrowserOriginValidator, TokenOrSessionAuthStack  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": BrowserOriginValidator(
+            TokenOrSessionAuthStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,24 @@
+"""Root URL configuration."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from core import api as core_api
+
+handler404 = "core.exceptions.json_404"
+handler500 = "core.exceptions.json_500"
+
+api_v1 = [
+    path("auth/register/", core_api.RegisterView.as_view(), name="auth-register"),
+    path("auth/token/", core_api.TokenView.as_view(), name="auth-token"),
+    path("auth/me/", core_api.MeView.as_view(), name="auth-me"),
+]
+
+urlpatterns = [
+    path("healthz", core_api.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/", include(api_v1)),
+]

@@ -1,0 +1,76 @@
+"""Health probes for the database, the cache/channel layer and the task broker."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.cache import caches
+from django.db import connection
+
+
+def _check_database() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return connection.vendor
+
+
+def _check_cache() -> str:
+    cache = caches["default"]
+    key = f"healthz:{uuid.uuid4().hex}"
+    cache.set(key, "1", timeout=5)
+    if cache.get(key) != "1":
+        raise RuntimeError("cache round-trip failed")
+    cache.delete(key)
+    return type(cache).__name__
+
+
+def _check_channel_layer() -> str:
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer configured")
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.send)(channel, {"type": "health.ping"})
+    message = async_to_sync(layer.receive)(channel)
+    if message.get("type") != "health.ping":
+        raise RuntimeError("channel layer round-trip failed")
+    return type(layer).__name__
+
+
+def _check_broker() -> str:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "eager"
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=2)
+        return str(conn.transport.driver_type)
+
+
+CHECKS: dict[str, Callable[[], str]] = {
+    "database": _check_database,
+    "cache": _check_cache,
+    "channel_layer": _check_channel_layer,
+    "broker": _check_broker,
+}
+
+
+def health_report() -> tuple[bool, dict[str, dict[str, object]]]:
+    """Runs every check; returns (all ok, per-component status with timings)."""
+    report: dict[str, dict[str, object]] = {}
+    healthy = True
+    for name, check in CHECKS.items():
+        started = time.perf_counter()
+        try:
+            backend = check()
+            report[name] = {"ok": True, "backend": backend}
+        except Exception as exc:  # a probe reports failures, it never raises
+            healthy = False
+            report[name] = {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:200]}
+        report[name]["ms"] = round((time.perf_counter() - started) * 1000, 2)
+    return healthy, report
