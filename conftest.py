@@ -62,3 +62,14 @@ def auth_client(make_user: Callable[..., Any]) -> Callable[..., Any]:
         return client
 
     return make
+
+
+@pytest.fixture
+async def async_db_cleanup() -> Any:
+    """Closes the DB connection that Channels' sync-to-async thread opened during an async
+    test; otherwise it lingers and blocks dropping the test database at the end."""
+    yield
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    await sync_to_async(connections.close_all)()

@@ -3,12 +3,12 @@ is configured. Prints which backends are in use and where to go."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 from typing import Any
 
+import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
@@ -33,18 +33,24 @@ class Command(BaseCommand):
         if not settings.CELERY_TASK_ALWAYS_EAGER:
             celery = [sys.executable, "-m", "celery", "-A", "config"]
             children.append(subprocess.Popen([*celery, "worker", "--loglevel=INFO", "-c", "2"]))
-            children.append(subprocess.Popen([*celery, "beat", "--loglevel=INFO"]))
+            beat_file = str(settings.BASE_DIR / "var" / "celerybeat-schedule")
+            children.append(
+                subprocess.Popen([*celery, "beat", "--loglevel=INFO", "--schedule", beat_file])
+            )
             self.stdout.write("Celery worker and beat started.")
         self.stdout.flush()
-        server = [
-            sys.executable, "-m", "uvicorn", "config.asgi:application",
-            "--host", host, "--port", str(port), "--workers", str(options["workers"]),
-            "--no-access-log", "--ws-max-size", "65536",
-        ]  # fmt: skip
         try:
-            subprocess.run(server, check=False, env=os.environ.copy())
-        except KeyboardInterrupt:
-            pass
+            # In-process, so SIGTERM/SIGINT reach uvicorn's own graceful shutdown and the
+            # finally-block below then stops the Celery children: nothing is orphaned.
+            uvicorn.run(
+                "config.asgi:application",
+                host=host,
+                port=port,
+                workers=options["workers"],
+                access_log=False,
+                ws_max_size=65536,
+                log_config=None,
+            )
         finally:
             for child in children:
                 child.send_signal(signal.SIGTERM)
