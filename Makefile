@@ -12,7 +12,7 @@ PYTEST_WORKERS ?= 2
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	$(PY) -m pip install --quiet -e '.[dev]'
 	@rm -f $(VENV)/.installed-* && touch $@
 
 run: $(STAMP)
@@ -33,6 +33,7 @@ test: $(STAMP) lint typecheck
 		-- $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 bench: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
 	$(PY) scripts/with_services.py -- $(PY) -m benchmarks $(BENCH_ARGS)
 
 clean:
