@@ -25,7 +25,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 
 typecheck: $(STAMP)
-	$(VENV)/bin/mypy --strict --ignore-missing-imports poker/engine
+	DEBUG=1 $(VENV)/bin/mypy --strict --ignore-missing-imports poker/engine
 
 test: $(STAMP) lint typecheck
 	$(PY) scripts/with_services.py \

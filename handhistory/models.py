@@ -1,0 +1,47 @@
+"""The append-only event store.
+
+One table holds every event of every stream (a hand, or a table's own stream for seating
+and button events). ``position`` is the global order; ``(stream, seq)`` is unique and is
+the optimistic-concurrency guard; each row's ``hash`` covers the previous row's hash in the
+same stream and its own content, so any edit breaks the chain. The database refuses UPDATE
+and DELETE (triggers installed by migration 0002), so history can only grow.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Event(models.Model):
+    class ActorKind(models.TextChoices):
+        PLAYER = "player"
+        SYSTEM = "system"
+        STAFF = "staff"
+
+    position = models.BigAutoField(primary_key=True)
+    stream = models.CharField(max_length=64)
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    version = models.PositiveSmallIntegerField()
+    payload = models.JSONField()
+    recorded_at = models.DateTimeField()
+    actor_kind = models.CharField(max_length=8, choices=ActorKind.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    client_ip = models.GenericIPAddressField(null=True, blank=True)
+    device_id = models.CharField(max_length=128, blank=True, default="")
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "seq"], name="event_stream_seq_unique"),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name="event_seq_positive"),
+        ]
+        indexes = [models.Index(fields=["type", "position"])]
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"{self.stream}#{self.seq} {self.type}"
