@@ -1,0 +1,339 @@
+"""Poker hand evaluation: 5 to 7 cards, Omaha, short deck, and numpy batches.
+
+A hand's *value* is an int where higher is better and equal means a tie. Standard values
+are the dense rank of the best five-card hand among its 7,462 classes (1 is 7-5-4-3-2
+offsuit, 7,462 a royal flush); :func:`category` names the category of a value. Short-deck
+values live on their own scale (:func:`evaluate_short_deck`, :func:`short_deck_category`)
+and must not be compared with standard values.
+
+>>> from poker.engine.cards import parse_cards
+>>> category(evaluate(parse_cards("AsKsQsJsTs2c3d")))
+'straight_flush'
+>>> evaluate(parse_cards("AhAd2c3c4d")) > evaluate(parse_cards("KhKdQcJc9d"))
+True
+
+How it works: every card has one precomputed integer key packing three additive fields,
+so a single sum of table lookups describes a whole hand:
+
+* bits 0-15: four 4-bit suit counters (``1 << 4 * suit``). Adding 3 to every counter
+  sets bit 3 of a counter exactly when that suit has five or more cards, so
+  ``(key + 0x3333) & 0x8888`` detects a flush without a branch per suit.
+* bits 16-67: one bit per card, suit-major (``16 + 13 * suit + rank``). The sum has as
+  many bits set as there are cards only if no card repeats (a repeat carries), which
+  validates the hand almost for free; the 13 bits of the flush suit are the flush's rank
+  mask.
+* bits 68 and up: the sum of the cards' additive rank keys (see
+  :mod:`poker.engine._tables`), the index of the non-flush table.
+
+Lookups go through Python lists and dicts (numpy scalar indexing is slow); the batch path
+uses the same scheme with numpy arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import NoReturn
+
+import numpy as np
+import numpy.typing as npt
+
+from poker.engine._tables import (
+    CATEGORIES,
+    RANK_KEYS,
+    SHORT_DECK,
+    SHORT_DECK_CATEGORIES,
+    STANDARD,
+)
+from poker.engine.cards import FULL_DECK
+from poker.engine.cards import SHORT_DECK as SHORT_DECK_CARDS
+
+__all__ = [
+    "CATEGORIES",
+    "HAND_CLASSES",
+    "SHORT_DECK_CATEGORIES",
+    "SHORT_DECK_HAND_CLASSES",
+    "category",
+    "evaluate",
+    "evaluate7_unchecked",
+    "evaluate_batch",
+    "evaluate_omaha",
+    "evaluate_short_deck",
+    "short_deck_category",
+]
+
+#: Number of distinct standard five-card hand values (values run 1..HAND_CLASSES).
+HAND_CLASSES = len(STANDARD.category_of) - 1
+#: Number of distinct short-deck five-card hand values.
+SHORT_DECK_HAND_CLASSES = len(SHORT_DECK.category_of) - 1
+
+_CARD_BITS = 16
+_RANK_SHIFT = 68
+_FLUSH_PROBE = 0x3333
+_FLUSH_FLAGS = 0x8888
+_CARD_MASK = (1 << 52) - 1
+
+
+def _card_key(card: int) -> int:
+    rank, suit = card >> 2, card & 3
+    return (
+        (RANK_KEYS[rank] << _RANK_SHIFT)
+        | (1 << (_CARD_BITS + 13 * suit + rank))
+        | (1 << (4 * suit))
+    )
+
+
+def _key_table(deck: Sequence[int]) -> list[int]:
+    # 104 entries: a negative index down to -52 and any index 52..103 land on a 0 key,
+    # which leaves a card bit missing, so bad cards fail the cheap popcount check
+    # instead of aliasing real cards; anything further out raises IndexError.
+    keys = [0] * 104
+    for card in deck:
+        keys[card] = _card_key(card)
+    return keys
+
+
+_KEY = _key_table(FULL_DECK)
+_SD_KEY = _key_table(SHORT_DECK_CARDS)
+_NONFLUSH = STANDARD.nonflush
+_FLUSH = STANDARD.flush
+_SD_NONFLUSH = SHORT_DECK.nonflush
+_SD_FLUSH = SHORT_DECK.flush
+
+
+def _flush_value(key: int, flush: Sequence[int]) -> int:
+    # Only one suit can hold five of at most seven cards, so the highest flag is it.
+    suit = ((key + _FLUSH_PROBE) & _FLUSH_FLAGS).bit_length() // 4 - 1
+    return flush[(key >> (_CARD_BITS + 13 * suit)) & 0x1FFF]
+
+
+def _raise_invalid(cards: object, sizes: str, deck: Sequence[int], what: str) -> NoReturn:
+    """Explain precisely why ``cards`` is not a valid hand (cold path only)."""
+    try:
+        items = list(cards)  # type: ignore[call-overload]
+    except TypeError:
+        raise ValueError(f"{what} must be a sequence of card ints, got {cards!r}") from None
+    allowed = set(deck)
+    for card in items:
+        if not isinstance(card, int | np.integer) or isinstance(card, bool):
+            raise ValueError(f"{what}: {card!r} is not a card int")
+        if int(card) not in allowed:
+            low = "0..51" if len(deck) == 52 else f"{min(deck)}..{max(deck)} (short deck)"
+            raise ValueError(f"{what}: card {int(card)} is outside {low}")
+    if len(set(int(c) for c in items)) != len(items):
+        dupes = sorted({int(c) for c in items if items.count(c) > 1})
+        raise ValueError(f"{what}: duplicate cards {dupes} in {items}")
+    raise ValueError(f"{what} must have {sizes} cards, got {len(items)}")
+
+
+def evaluate(cards: Sequence[int]) -> int:
+    """Value of the best five-card high hand within 5, 6 or 7 cards (higher is better).
+
+    Raises ValueError for another number of cards, duplicates or ints outside 0..51.
+
+    >>> from poker.engine.cards import parse_cards
+    >>> evaluate(parse_cards("AsKsQsJsTs")) == HAND_CLASSES
+    True
+    """
+    key = _KEY
+    try:
+        n = len(cards)
+        if n == 7:
+            a, b, c, d, e, f, g = cards
+            k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
+        elif n == 6:
+            a, b, c, d, e, f = cards
+            k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f]
+        elif n == 5:
+            a, b, c, d, e = cards
+            k = key[a] + key[b] + key[c] + key[d] + key[e]
+        else:
+            _raise_invalid(cards, "5, 6 or 7", FULL_DECK, "a hand")
+    except (IndexError, TypeError):
+        _raise_invalid(cards, "5, 6 or 7", FULL_DECK, "a hand")
+    if ((k >> _CARD_BITS) & _CARD_MASK).bit_count() != n:
+        _raise_invalid(cards, "5, 6 or 7", FULL_DECK, "a hand")
+    if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
+        return _flush_value(k, _FLUSH)
+    return _NONFLUSH[n][k >> _RANK_SHIFT]
+
+
+def evaluate7_unchecked(a: int, b: int, c: int, d: int, e: int, f: int, g: int) -> int:
+    """:func:`evaluate` for exactly seven cards, without any validation.
+
+    For hot loops (equity simulations, the engine at showdown) whose cards come from a
+    deck and are known to be distinct ints in 0..51. Anything else gives a meaningless
+    result or an exception, never a ValueError.
+    """
+    key = _KEY
+    k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
+    if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
+        return _flush_value(k, _FLUSH)
+    return _NONFLUSH[7][k >> _RANK_SHIFT]
+
+
+def category(value: int) -> str:
+    """Category name of a standard value, e.g. ``"full_house"`` (see ``CATEGORIES``)."""
+    if not 1 <= value <= HAND_CLASSES:
+        raise ValueError(f"{value!r} is not a hand value in 1..{HAND_CLASSES}")
+    return STANDARD.category_of[value]
+
+
+def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
+    """Value of the best Omaha hand: exactly two hole cards plus exactly three board cards.
+
+    ``hole`` has 4 to 6 cards (PLO4/5/6), ``board`` 3 to 5. The value is on the scale of
+    :func:`evaluate`. Raises ValueError for wrong counts, duplicates or bad card ints.
+
+    >>> from poker.engine.cards import parse_cards
+    >>> category(evaluate_omaha(parse_cards("AsKsQsJs"), parse_cards("2s7h8d")))
+    'high_card'
+    """
+    key = _KEY
+    try:
+        hole_keys = [key[c] for c in hole]
+        board_keys = [key[c] for c in board]
+    except (IndexError, TypeError):
+        _raise_invalid([*hole, *board], "", FULL_DECK, "an Omaha hand")
+    nh, nb = len(hole_keys), len(board_keys)
+    if not 4 <= nh <= 6:
+        raise ValueError(f"Omaha needs 4 to 6 hole cards, got {nh}")
+    if not 3 <= nb <= 5:
+        raise ValueError(f"Omaha needs 3 to 5 board cards, got {nb}")
+    if ((sum(hole_keys) + sum(board_keys)) >> _CARD_BITS & _CARD_MASK).bit_count() != nh + nb:
+        _raise_invalid([*hole, *board], "", FULL_DECK, "an Omaha hand")
+
+    nonflush, flush = _NONFLUSH[5], _FLUSH
+    triples = [x + y + z for x, y, z in combinations(board_keys, 3)]
+    best = 0
+    for x, y in combinations(hole_keys, 2):
+        pair = x + y
+        for triple in triples:
+            k = pair + triple
+            if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
+                value = _flush_value(k, flush)
+            else:
+                value = nonflush[k >> _RANK_SHIFT]
+            if value > best:
+                best = value
+    return best
+
+
+def evaluate_short_deck(cards: Sequence[int]) -> int:
+    """Value of the best five-card short-deck (6+ hold'em) hand within 5, 6 or 7 cards.
+
+    Cards must come from the 36-card deck (sixes to aces, ints 16..51). A flush beats a
+    full house; A-6-7-8-9 is the lowest straight and A-2-3-4-5 does not exist. Otherwise
+    the standard order holds: straight flush > quads > flush > full house > straight >
+    three of a kind > two pair > pair > high card. Three of a kind vs straight stays
+    standard (a straight wins), the common online rule and pokerkit's; some live rules
+    (Triton) rank trips above a straight, which this does not do. Values are comparable
+    only with other short-deck values.
+
+    >>> from poker.engine.cards import parse_cards
+    >>> short_deck_category(evaluate_short_deck(parse_cards("Ah6c7d8s9h")))
+    'straight'
+    """
+    key = _SD_KEY
+    try:
+        n = len(cards)
+        if n == 7:
+            a, b, c, d, e, f, g = cards
+            k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
+        elif n == 6:
+            a, b, c, d, e, f = cards
+            k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f]
+        elif n == 5:
+            a, b, c, d, e = cards
+            k = key[a] + key[b] + key[c] + key[d] + key[e]
+        else:
+            _raise_invalid(cards, "5, 6 or 7", SHORT_DECK_CARDS, "a short-deck hand")
+    except (IndexError, TypeError):
+        _raise_invalid(cards, "5, 6 or 7", SHORT_DECK_CARDS, "a short-deck hand")
+    if ((k >> _CARD_BITS) & _CARD_MASK).bit_count() != n:
+        _raise_invalid(cards, "5, 6 or 7", SHORT_DECK_CARDS, "a short-deck hand")
+    if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
+        return _flush_value(k, _SD_FLUSH)
+    return _SD_NONFLUSH[n][k >> _RANK_SHIFT]
+
+
+def short_deck_category(value: int) -> str:
+    """Category name of a short-deck value (see ``SHORT_DECK_CATEGORIES``)."""
+    if not 1 <= value <= SHORT_DECK_HAND_CLASSES:
+        raise ValueError(f"{value!r} is not a short-deck value in 1..{SHORT_DECK_HAND_CLASSES}")
+    return SHORT_DECK.category_of[value]
+
+
+# ---------------------------------------------------------------------------------------
+# Batch evaluation with numpy: same idea, split in two gathers because the fields need
+# more than 64 bits. ``_NP_KEY`` holds suit counters (bits 0-15) and the rank-key sum
+# (bits 16+); ``_NP_BITS`` the card bits (suit-major, bits 0-51). Entries 52..103 are 0
+# for the same reason as in ``_key_table``.
+_NP_KEY = np.zeros(104, dtype=np.int64)
+_NP_BITS = np.zeros(104, dtype=np.uint64)
+for _card in FULL_DECK:
+    _NP_KEY[_card] = (RANK_KEYS[_card >> 2] << 16) | (1 << (4 * (_card & 3)))
+    _NP_BITS[_card] = 1 << (13 * (_card & 3) + (_card >> 2))
+_NP_FLUSH = np.array(STANDARD.flush, dtype=np.uint16)
+# Flush flags (key + 0x3333) & 0x8888, shifted right by 3, to the card-bit offset of the
+# flush suit.
+_NP_FLUSH_SHIFT = np.zeros(0x1112, dtype=np.uint64)
+for _suit in range(4):
+    _NP_FLUSH_SHIFT[1 << (4 * _suit)] = 13 * _suit
+_np_nonflush: dict[int, npt.NDArray[np.uint16]] = {}
+
+
+def _np_nonflush_table(n: int) -> npt.NDArray[np.uint16]:
+    """Dense array form of ``nonflush[n]`` (about 15 MB), built on first use."""
+    table = _np_nonflush.get(n)
+    if table is None:
+        sums = np.fromiter(STANDARD.nonflush[n].keys(), dtype=np.int64)
+        values = np.fromiter(STANDARD.nonflush[n].values(), dtype=np.uint16)
+        table = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
+        table[sums] = values
+        _np_nonflush[n] = table
+    return table
+
+
+def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
+    """Values of many hands at once: an (N, 5..7) int array of cards -> int32 array (N,).
+
+    Row ``i`` of the result equals ``evaluate(hands[i])``. Raises ValueError if the array
+    has the wrong shape or dtype, or if any row has a duplicate or a card outside 0..51
+    (the message names the first bad row).
+
+    >>> import numpy as np
+    >>> evaluate_batch(np.array([[51, 47, 43, 39, 35, 0, 1]])).tolist() == [HAND_CLASSES]
+    True
+    """
+    arr = np.asarray(hands)
+    if arr.ndim != 2 or not 5 <= arr.shape[1] <= 7:
+        raise ValueError(f"hands must be an (N, 5..7) array, got shape {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"hands must hold integer cards, got dtype {arr.dtype}")
+    n = arr.shape[1]
+    if arr.dtype != np.intp:
+        arr = arr.astype(np.intp)
+    try:
+        keys = _NP_KEY.take(arr)
+        bits = _NP_BITS.take(arr)
+    except IndexError:
+        row = int(np.argmax(((arr < 0) | (arr > 51)).any(axis=1)))
+        _raise_invalid(arr[row].tolist(), str(n), FULL_DECK, f"hand row {row}")
+    key = keys[:, 0].copy()
+    card_bits = bits[:, 0].copy()
+    for j in range(1, n):
+        key += keys[:, j]
+        card_bits += bits[:, j]
+    bad = np.bitwise_count(card_bits) != n
+    if bad.any():
+        row = int(np.argmax(bad))
+        _raise_invalid(np.asarray(hands)[row].tolist(), str(n), FULL_DECK, f"hand row {row}")
+
+    out = _np_nonflush_table(n).take(key >> 16).astype(np.int32)
+    flags = (key + _FLUSH_PROBE) & _FLUSH_FLAGS
+    rows = np.flatnonzero(flags)
+    if rows.size:
+        shift = _NP_FLUSH_SHIFT.take(flags[rows] >> 3)
+        out[rows] = _NP_FLUSH.take((card_bits[rows] >> shift) & np.uint64(0x1FFF))
+    return out
