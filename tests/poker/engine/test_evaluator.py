@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import random
 from collections import Counter
 from functools import cache
@@ -437,3 +438,9 @@ def test_short_deck_category_rejects_values_outside_its_scale() -> None:
         SHORT_DECK_CATEGORIES[0],
         SHORT_DECK_CATEGORIES[-1],
     ]
+
+
+def test_docstring_examples_run() -> None:
+    from poker.engine import evaluator
+
+    assert doctest.testmod(evaluator).failed == 0
