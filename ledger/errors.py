@@ -1,0 +1,73 @@
+"""Typed ledger errors: each has a stable ``code`` and maps to 404/409/422 in the API."""
+
+from __future__ import annotations
+
+from core.errors import DomainError
+
+
+class LedgerError(DomainError):
+    """Base of every ledger refusal; nothing was written when one is raised."""
+
+    status = 422
+    default_code = "ledger_error"
+
+
+class InvalidTransfer(LedgerError):
+    """The request itself is malformed (amount, accounts, duplicate ids...)."""
+
+    default_code = "invalid_transfer"
+
+
+class InsufficientFunds(LedgerError):
+    """The debit account must not overdraw and lacks available funds."""
+
+    default_code = "insufficient_funds"
+
+
+class CurrencyMismatch(LedgerError):
+    """The transfer's currency differs from one of its accounts' currency."""
+
+    default_code = "currency_mismatch"
+
+
+class BalanceOutOfRange(LedgerError):
+    """The posting would push a balance beyond what a 64-bit integer holds."""
+
+    default_code = "balance_out_of_range"
+
+
+class TransferNotPending(LedgerError):
+    """Only a pending transfer (a hold) can be posted or voided."""
+
+    default_code = "transfer_not_pending"
+
+
+class TransferConflict(LedgerError):
+    """A transfer id was already used for a transfer with different content."""
+
+    status = 409
+    default_code = "transfer_conflict"
+
+
+class AccountClosed(LedgerError):
+    """A closed account takes part in no new transfer."""
+
+    status = 409
+    default_code = "account_closed"
+
+
+class HoldAlreadyResolved(LedgerError):
+    """The pending transfer was already posted or voided (by another transfer id)."""
+
+    status = 409
+    default_code = "hold_already_resolved"
+
+
+class AccountNotFound(LedgerError):
+    status = 404
+    default_code = "account_not_found"
+
+
+class PendingTransferNotFound(LedgerError):
+    status = 404
+    default_code = "pending_transfer_not_found"

@@ -1,0 +1,610 @@
+"""The one posting core: every balance change in the system goes through ``post_legs``.
+
+A *posting* is a list of legs applied atomically (all or none, "linked" legs):
+
+* ``TransferRequest`` -- a posted transfer, or with ``pending=True`` a hold (two-phase
+  transfer: the amount is reserved on the debit account, nothing moves yet);
+* ``PendingResolution`` -- posts (all or part; the rest is released) or voids a hold by
+  inserting a NEW transfer that references it. The pending row itself never changes.
+
+The hot path is three statements (PostgreSQL, READ COMMITTED):
+
+1. ``SELECT ... FROM ledger_account WHERE id IN (...) ORDER BY id FOR UPDATE`` -- every
+   involved account, locked in ascending id order so two postings never deadlock;
+2. ``UPDATE ledger_account SET balance = balance + CASE ..., held = ..., version =
+   version + 1 WHERE id IN (...) AND NOT EXISTS (transfer with one of our ids)`` -- the
+   guard runs after the locks were granted, so it sees whatever a competing posting of
+   the same ids committed; zero rows updated means "replay, conflict or already resolved";
+3. one multi-row ``INSERT`` of the transfers (ordered by id, so two racing batches that
+   share ids cannot deadlock on the primary key either).
+
+Overdraft is checked here in Python (to raise a typed ``InsufficientFunds``) and again by
+the database (CHECK constraint ``ledger_account_no_overdraft``). Idempotency: a transfer
+id posted again with the same content returns the original transfers (``replayed=True``);
+with different content it is a ``TransferConflict``. A unique violation on insert (two
+different postings racing on the same new id) is resolved the same way by re-reading.
+
+Transaction contract: ``post_legs`` itself must run inside ``transaction.atomic``; use
+``post_durable`` (its own, outermost transaction) or ``post_in_caller_transaction``
+(inside a transaction the caller owns, behind a savepoint so a refusal leaves no trace).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from ledger.errors import (
+    AccountClosed,
+    AccountNotFound,
+    BalanceOutOfRange,
+    CurrencyMismatch,
+    HoldAlreadyResolved,
+    InsufficientFunds,
+    InvalidTransfer,
+    LedgerError,
+    PendingTransferNotFound,
+    TransferConflict,
+    TransferNotPending,
+)
+from ledger.models import Transfer, TransferStatus
+
+#: Amounts and balances are PostgreSQL ``bigint``.
+MAX_AMOUNT = 2**63 - 1
+MIN_BALANCE = -(2**63)
+CURRENCY_RE = re.compile(r"^(?:[A-Z]{3}|CHIPS)$")
+MAX_LEGS = 1000
+_CODE_MAX = 64
+_REFERENCE_MAX = 128
+
+
+class TransactionRequired(RuntimeError):
+    """A function meant to run inside the caller's transaction was called outside one."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TransferRequest:
+    """Move ``amount`` from the debit to the credit account (or hold it, ``pending=True``).
+
+    ``id`` is the idempotency key: post the same id again and you get the original back.
+
+    >>> TransferRequest(id=uuid.uuid4(), debit_account_id=1, credit_account_id=2,
+    ...                 amount=500, currency="EUR", code="deposit")  # doctest: +ELLIPSIS
+    TransferRequest(...)
+    """
+
+    id: uuid.UUID
+    debit_account_id: int
+    credit_account_id: int
+    amount: int
+    currency: str
+    code: str
+    pending: bool = False
+    reference: str = ""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PendingResolution:
+    """Post (``void=False``) or void the pending transfer ``pending_id``.
+
+    ``amount`` posts part of the hold (the rest is released); ``None`` posts all of it.
+    ``code`` defaults to the pending transfer's code.
+    """
+
+    id: uuid.UUID
+    pending_id: uuid.UUID
+    void: bool = False
+    amount: int | None = None
+    code: str = ""
+    reference: str = ""
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+LegRequest = TransferRequest | PendingResolution
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TransferRecord:
+    """A transfer as stored (read-only view returned by the services)."""
+
+    id: uuid.UUID
+    debit_account_id: int
+    credit_account_id: int
+    amount: int
+    currency: str
+    code: str
+    status: str
+    pending_id: uuid.UUID | None
+    reference: str
+    metadata: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Posting:
+    """The outcome of one posting: its transfers, and whether it was a replay."""
+
+    transfers: tuple[TransferRecord, ...]
+    replayed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Leg:
+    """A normalised leg: accounts, amount and status resolved, metadata as JSON text."""
+
+    id: uuid.UUID
+    debit: int
+    credit: int
+    amount: int
+    currency: str
+    code: str
+    status: str
+    pending_id: uuid.UUID | None
+    pending_amount: int
+    reference: str
+    metadata: dict[str, Any]
+
+    def content(self) -> tuple[Any, ...]:
+        return (
+            self.debit,
+            self.credit,
+            self.amount,
+            self.currency,
+            self.code,
+            self.status,
+            self.pending_id,
+            self.reference,
+            self.metadata,
+        )
+
+
+# --- validation -------------------------------------------------------------------
+
+
+def check_amount(value: object, *, name: str = "amount") -> int:
+    """``value`` if it is a strict integer in 1..2**63-1, else ``InvalidTransfer``.
+
+    Booleans, floats (even ``10.0``) and strings (even ``"10"``) are refused: money is
+    never coerced.
+    """
+    if type(value) is not int or not 0 < value <= MAX_AMOUNT:
+        raise InvalidTransfer(
+            f"{name} must be an integer from 1 to {MAX_AMOUNT} minor units, got {value!r}.",
+            code="invalid_amount",
+            value=repr(value),
+        )
+    return value
+
+
+def check_currency(value: object) -> str:
+    """An ISO 4217 code (``EUR``) or ``CHIPS`` (play money)."""
+    if not isinstance(value, str) or not CURRENCY_RE.match(value):
+        raise InvalidTransfer(
+            f"currency must be an ISO 4217 code or CHIPS, got {value!r}.",
+            code="invalid_currency",
+            value=repr(value),
+        )
+    return value
+
+
+def _check_text(value: object, name: str, max_length: int, *, required: bool) -> str:
+    if not isinstance(value, str) or len(value) > max_length or (required and not value):
+        raise InvalidTransfer(
+            f"{name} must be a {'non-empty ' if required else ''}string of at most "
+            f"{max_length} characters, got {value!r}.",
+            code=f"invalid_{name}",
+        )
+    return value
+
+
+def _check_metadata(value: object) -> dict[str, Any]:
+    try:
+        if not isinstance(value, Mapping):
+            raise TypeError
+        # A JSON round trip: what we compare on replay is exactly what the database holds.
+        normalised: dict[str, Any] = json.loads(json.dumps(dict(value), sort_keys=True))
+    except (TypeError, ValueError):
+        raise InvalidTransfer(
+            "metadata must be a JSON-serialisable mapping.", code="invalid_metadata"
+        ) from None
+    return normalised
+
+
+def _check_id(value: object, name: str = "id") -> uuid.UUID:
+    if not isinstance(value, uuid.UUID):
+        raise InvalidTransfer(f"{name} must be a UUID, got {value!r}.", code="invalid_id")
+    return value
+
+
+def _normalise(requests: Sequence[LegRequest]) -> list[_Leg]:
+    """Validated legs; resolutions are completed from their pending transfers."""
+    if not 0 < len(requests) <= MAX_LEGS:
+        raise InvalidTransfer(
+            f"a posting has 1 to {MAX_LEGS} transfers, got {len(requests)}.",
+            code="invalid_posting_size",
+        )
+    ids = [_check_id(r.id) for r in requests]
+    if len(set(ids)) != len(ids):
+        raise InvalidTransfer("transfer ids repeat within one posting.", code="duplicate_id")
+    resolutions = [r for r in requests if isinstance(r, PendingResolution)]
+    pending_ids = [_check_id(r.pending_id, "pending_id") for r in resolutions]
+    if len(set(pending_ids)) != len(pending_ids):
+        raise InvalidTransfer(
+            "a pending transfer is resolved twice within one posting.", code="duplicate_pending"
+        )
+    pendings = _load_pendings(pending_ids) if pending_ids else {}
+
+    legs: list[_Leg] = []
+    for request in requests:
+        reference = _check_text(request.reference, "reference", _REFERENCE_MAX, required=False)
+        metadata = _check_metadata(request.metadata)
+        if isinstance(request, TransferRequest):
+            amount = check_amount(request.amount)
+            currency = check_currency(request.currency)
+            code = _check_text(request.code, "code", _CODE_MAX, required=True)
+            if (
+                type(request.debit_account_id) is not int
+                or type(request.credit_account_id) is not int
+            ):
+                raise InvalidTransfer("account ids must be integers.", code="invalid_account")
+            if request.debit_account_id == request.credit_account_id:
+                raise InvalidTransfer(
+                    f"debit and credit account are the same ({request.debit_account_id}).",
+                    code="same_account",
+                )
+            legs.append(
+                _Leg(
+                    request.id,
+                    request.debit_account_id,
+                    request.credit_account_id,
+                    amount,
+                    currency,
+                    code,
+                    TransferStatus.PENDING if request.pending else TransferStatus.POSTED,
+                    None,
+                    0,
+                    reference,
+                    metadata,
+                )
+            )
+            continue
+        pending = pendings[request.pending_id]
+        code = _check_text(request.code, "code", _CODE_MAX, required=False) or pending.code
+        if request.void:
+            if request.amount is not None:
+                raise InvalidTransfer(
+                    "a void releases the whole hold: give no amount.", code="invalid_amount"
+                )
+            amount, status = pending.amount, TransferStatus.VOIDED
+        else:
+            amount = pending.amount if request.amount is None else check_amount(request.amount)
+            if amount > pending.amount:
+                raise InvalidTransfer(
+                    f"cannot post {amount} from a hold of {pending.amount} "
+                    f"(pending transfer {pending.id}).",
+                    code="amount_exceeds_hold",
+                    pending_id=str(pending.id),
+                    held=pending.amount,
+                )
+            status = TransferStatus.POSTED_FROM_PENDING
+        legs.append(
+            _Leg(
+                request.id,
+                pending.debit_account_id,
+                pending.credit_account_id,
+                amount,
+                pending.currency,
+                code,
+                status,
+                pending.id,
+                pending.amount,
+                reference,
+                metadata,
+            )
+        )
+    return legs
+
+
+def _load_pendings(pending_ids: list[uuid.UUID]) -> dict[uuid.UUID, Transfer]:
+    found = {t.id: t for t in Transfer.objects.filter(id__in=pending_ids)}
+    for pending_id in pending_ids:
+        pending = found.get(pending_id)
+        if pending is None:
+            raise PendingTransferNotFound(
+                f"no pending transfer {pending_id}.", pending_id=str(pending_id)
+            )
+        if pending.status != TransferStatus.PENDING:
+            raise TransferNotPending(
+                f"transfer {pending_id} is {pending.status}, not pending.",
+                pending_id=str(pending_id),
+                status=pending.status,
+            )
+    return found
+
+
+# --- effects ------------------------------------------------------------------------
+
+
+def _effects(legs: list[_Leg]) -> dict[int, list[int]]:
+    """Per account: [balance delta, held delta]."""
+    deltas: dict[int, list[int]] = {}
+    for leg in legs:
+        debit = deltas.setdefault(leg.debit, [0, 0])
+        if leg.status == TransferStatus.PENDING:
+            debit[1] += leg.amount
+            deltas.setdefault(leg.credit, [0, 0])
+            continue
+        if leg.pending_id is not None:  # a resolution releases the whole hold
+            debit[1] -= leg.pending_amount
+        if leg.status != TransferStatus.VOIDED:
+            debit[0] -= leg.amount
+            deltas.setdefault(leg.credit, [0, 0])[0] += leg.amount
+    return deltas
+
+
+def _check_accounts(
+    legs: list[_Leg], deltas: dict[int, list[int]], rows: dict[int, tuple[Any, ...]]
+) -> None:
+    """Raises the first refusal: missing/closed account, currency, overdraft, range."""
+    for account_id in sorted(deltas):
+        if account_id not in rows:
+            raise AccountNotFound(f"no account {account_id}.", account_id=account_id)
+    for leg in legs:
+        # A void only releases the hold on the debit account: the credit account is not
+        # involved (not even locked).
+        involved = (leg.debit,) if leg.status == TransferStatus.VOIDED else (leg.debit, leg.credit)
+        for account_id in involved:
+            currency, _balance, _held, _flag, closed = rows[account_id]
+            if closed:
+                raise AccountClosed(f"account {account_id} is closed.", account_id=account_id)
+            if currency != leg.currency:
+                raise CurrencyMismatch(
+                    f"transfer {leg.id} is in {leg.currency} but account {account_id} "
+                    f"holds {currency}.",
+                    transfer_id=str(leg.id),
+                    account_id=account_id,
+                    account_currency=currency,
+                    currency=leg.currency,
+                )
+    for account_id, (d_balance, d_held) in sorted(deltas.items()):
+        _currency, balance, held, must_not_overdraw, _closed = rows[account_id]
+        new_balance, new_held = balance + d_balance, held + d_held
+        if not (MIN_BALANCE <= new_balance <= MAX_AMOUNT and new_held <= MAX_AMOUNT):
+            raise BalanceOutOfRange(
+                f"account {account_id} would leave the 64-bit range.", account_id=account_id
+            )
+        if must_not_overdraw and new_balance - new_held < 0 and (d_balance - d_held) < 0:
+            raise InsufficientFunds(
+                f"account {account_id} has {balance - held} available, "
+                f"the posting needs {d_held - d_balance}.",
+                account_id=account_id,
+                available=balance - held,
+                required=d_held - d_balance,
+            )
+
+
+# --- SQL ----------------------------------------------------------------------------
+
+
+def _lock_accounts(account_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+    marks = ", ".join(["%s"] * len(account_ids))
+    lock = " FOR UPDATE" if connection.vendor == "postgresql" else ""
+    # Only placeholders are interpolated into these statements; values go as parameters.
+    sql = f"SELECT id, currency, balance, held, must_not_overdraw, closed FROM ledger_account WHERE id IN ({marks}) ORDER BY id{lock}"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, account_ids)
+        return {
+            row[0]: (row[1], row[2], row[3], bool(row[4]), bool(row[5]))
+            for row in cursor.fetchall()
+        }
+
+
+def _apply_deltas(deltas: dict[int, list[int]], legs: list[_Leg]) -> bool:
+    """Updates the cached balances unless one of our transfers (or resolutions) exists.
+
+    On PostgreSQL the WHERE clause opens the ``ledger.posting`` window (a transaction-local
+    setting the account trigger requires for money changes) and RETURNING closes it, so
+    it is open only while this statement updates rows.
+    """
+    # Every involved account is touched (its version counts the postings it took part
+    # in), also when its deltas net to zero: the guard must run in any case.
+    changed = sorted(deltas)
+    balance_case = " ".join(["WHEN %s THEN %s"] * len(changed))
+    held_case = balance_case
+    params: list[Any] = []
+    for account_id in changed:
+        params += [account_id, deltas[account_id][0]]
+    for account_id in changed:
+        params += [account_id, deltas[account_id][1]]
+    params += changed
+    ids = [_db_uuid(leg.id) for leg in legs]
+    pending_ids = [_db_uuid(leg.pending_id) for leg in legs if leg.pending_id is not None]
+    guard = f"id IN ({', '.join(['%s'] * len(ids))})"
+    if pending_ids:
+        guard += f" OR pending_id IN ({', '.join(['%s'] * len(pending_ids))})"
+    params += ids + pending_ids
+    postgres = connection.vendor == "postgresql"
+    window = " AND set_config('ledger.posting', 'on', true) = 'on'" if postgres else ""
+    returning = " RETURNING set_config('ledger.posting', 'off', true)" if postgres else ""
+    sql = (
+        f"UPDATE ledger_account SET balance = balance + CASE id {balance_case} END, "  # noqa: S608
+        f"held = held + CASE id {held_case} END, version = version + 1 "
+        f"WHERE id IN ({', '.join(['%s'] * len(changed))}) "
+        f"AND NOT EXISTS (SELECT 1 FROM ledger_transfer WHERE {guard}){window}{returning}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        updated: int = cursor.rowcount
+    return updated == len(changed)
+
+
+def _db_uuid(value: uuid.UUID | None) -> Any:
+    return Transfer._meta.pk.get_db_prep_value(value, connection)
+
+
+def _insert(legs: list[_Leg], now: datetime) -> None:
+    row = "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    params: list[Any] = []
+    created_at = connection.ops.adapt_datetimefield_value(now)
+    for leg in sorted(legs, key=lambda x: x.id):
+        params += [
+            _db_uuid(leg.id),
+            leg.debit,
+            leg.credit,
+            leg.amount,
+            leg.currency,
+            leg.code,
+            leg.status,
+            _db_uuid(leg.pending_id),
+            leg.reference,
+            connection.ops.adapt_json_value(leg.metadata, None),
+            created_at,
+        ]
+    columns = "id, debit_account_id, credit_account_id, amount, currency, code, status, pending_id, reference, metadata, created_at"
+    sql = f"INSERT INTO ledger_transfer ({columns}) VALUES {', '.join([row] * len(legs))}"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+# --- replays --------------------------------------------------------------------------
+
+
+def _record(t: Transfer) -> TransferRecord:
+    return TransferRecord(
+        id=t.id,
+        debit_account_id=t.debit_account_id,
+        credit_account_id=t.credit_account_id,
+        amount=t.amount,
+        currency=t.currency,
+        code=t.code,
+        status=t.status,
+        pending_id=t.pending_id,
+        reference=t.reference,
+        metadata=t.metadata,
+        created_at=t.created_at,
+    )
+
+
+def _replay_or_raise(legs: list[_Leg], otherwise: LedgerError | IntegrityError) -> Posting:
+    """Existing transfers with our ids: the originals if identical, else a conflict.
+
+    With none of our ids stored, the posting failed for another reason: a resolution of
+    an already resolved hold, or ``otherwise``.
+    """
+    existing = {t.id: t for t in Transfer.objects.filter(id__in=[leg.id for leg in legs])}
+    if existing:
+        for leg in legs:
+            stored = existing.get(leg.id)
+            if stored is None or _content(stored) != leg.content():
+                raise TransferConflict(
+                    f"transfer id {leg.id} was already used for a different transfer.",
+                    transfer_id=str(leg.id),
+                )
+        return Posting(transfers=tuple(_record(existing[leg.id]) for leg in legs), replayed=True)
+    pending_ids = [leg.pending_id for leg in legs if leg.pending_id is not None]
+    resolved = (
+        Transfer.objects.filter(pending_id__in=pending_ids).values_list("pending_id", flat=True)
+        if pending_ids
+        else None
+    )
+    pending_id = resolved.first() if resolved is not None else None
+    if pending_id is not None:
+        raise HoldAlreadyResolved(
+            f"pending transfer {pending_id} was already posted or voided.",
+            pending_id=str(pending_id),
+        )
+    raise otherwise
+
+
+def _content(t: Transfer) -> tuple[Any, ...]:
+    return (
+        t.debit_account_id,
+        t.credit_account_id,
+        t.amount,
+        t.currency,
+        t.code,
+        t.status,
+        t.pending_id,
+        t.reference,
+        t.metadata,
+    )
+
+
+# --- the core and its two transaction wrappers ---------------------------------------
+
+
+def post_legs(requests: Sequence[LegRequest]) -> Posting:
+    """Applies a posting inside the current transaction (see the module docstring)."""
+    if not connection.in_atomic_block:
+        raise TransactionRequired("post_legs runs inside transaction.atomic().")
+    legs = _normalise(requests)
+    deltas = _effects(legs)
+    rows = _lock_accounts(sorted(deltas))
+    try:
+        _check_accounts(legs, deltas, rows)
+    except LedgerError as refusal:
+        # A replay of a transfer that has since been spent, or whose account was closed,
+        # still returns the original: idempotency is decided before anything else.
+        return _replay_or_raise(legs, refusal)
+    if not _apply_deltas(deltas, legs):
+        return _replay_or_raise(
+            legs, HoldAlreadyResolved("a pending transfer of this posting was resolved.")
+        )
+    now = timezone.now()
+    _insert(legs, now)
+    return Posting(
+        transfers=tuple(
+            TransferRecord(
+                id=leg.id,
+                debit_account_id=leg.debit,
+                credit_account_id=leg.credit,
+                amount=leg.amount,
+                currency=leg.currency,
+                code=leg.code,
+                status=leg.status,
+                pending_id=leg.pending_id,
+                reference=leg.reference,
+                metadata=leg.metadata,
+                created_at=now,
+            )
+            for leg in legs
+        ),
+        replayed=False,
+    )
+
+
+def post_durable(requests: Sequence[LegRequest]) -> Posting:
+    """``post_legs`` in its own outermost transaction (refuses to be nested)."""
+    try:
+        with transaction.atomic(durable=True):
+            return post_legs(requests)
+    except IntegrityError as exc:
+        # Two different postings raced on a new transfer id (or hold): decide on what won.
+        return _replay_or_raise(_normalise(requests), exc)
+
+
+def post_in_caller_transaction(requests: Sequence[LegRequest]) -> Posting:
+    """``post_legs`` inside the caller's transaction, behind a savepoint.
+
+    The caller (e.g. the table service) owns the transaction: our writes commit or roll
+    back with its own. On any refusal nothing of ours remains and the caller's
+    transaction is still usable.
+    """
+    if not connection.in_atomic_block:
+        raise TransactionRequired(
+            "this ledger service runs inside the caller's transaction.atomic()."
+        )
+    try:
+        with transaction.atomic():
+            return post_legs(requests)
+    except IntegrityError as exc:
+        return _replay_or_raise(_normalise(requests), exc)
