@@ -1,0 +1,127 @@
+"""The configuration of one hand: game, stakes, forced bets, stacks and rake.
+
+Forced bets are per-player tuples in PHH order (player 0 is left of the button, the
+button is last), so any mix of blinds, straddles, button blinds, big-blind antes or dead
+blinds is just data. As in PHH, with exactly two players both tuples are read reversed:
+``blinds_or_straddles=(50, 100)`` makes the button (player 1) post the 50 small blind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from poker.engine.errors import InvalidConfig
+from poker.engine.variants import Variant, get_variant
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RakeConfig:
+    """House rake: ``bps`` basis points of each pot (500 = 5 %), rounded down.
+
+    ``cap`` limits the rake of the whole hand (0 means no cap). With ``no_flop_no_drop``
+    a hand that ends before the flop is dealt pays nothing.
+    """
+
+    bps: int = 0
+    cap: int = 0
+    no_flop_no_drop: bool = True
+
+
+NO_RAKE = RakeConfig()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandConfig:
+    """Everything that is fixed before the first card of a hand.
+
+    ``min_bet`` is the smallest bet of no-limit and pot-limit games (usually the big blind);
+    fixed-limit games give ``small_bet`` and ``big_bet`` instead. ``ante_trimming`` (PHH's
+    ``ante_trimming_status``) treats antes like bets when building side pots, right for
+    uniform antes; set it False for big-blind or button antes, which then go to the main
+    pot as dead money.
+
+    >>> cfg = HandConfig(variant="NT", starting_stacks=(1000, 1000, 1000),
+    ...                  blinds_or_straddles=(5, 10, 0), min_bet=10)
+    >>> cfg.player_count, cfg.antes
+    (3, (0, 0, 0))
+    """
+
+    variant: str
+    starting_stacks: tuple[int, ...]
+    blinds_or_straddles: tuple[int, ...]
+    antes: tuple[int, ...] = ()
+    min_bet: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
+    ante_trimming: bool = True
+    rake: RakeConfig = NO_RAKE
+
+    def __post_init__(self) -> None:
+        n = len(self.starting_stacks)
+        if not self.antes:
+            object.__setattr__(self, "antes", (0,) * n)
+        object.__setattr__(self, "starting_stacks", tuple(self.starting_stacks))
+        object.__setattr__(self, "antes", tuple(self.antes))
+        object.__setattr__(self, "blinds_or_straddles", tuple(self.blinds_or_straddles))
+        _validate(self)
+
+    @property
+    def player_count(self) -> int:
+        """Number of players dealt in."""
+        return len(self.starting_stacks)
+
+    @property
+    def game(self) -> Variant:
+        """The :class:`Variant` this configuration plays."""
+        return get_variant(self.variant)
+
+    def forced_ante(self, player: int) -> int:
+        """The nominal ante of ``player`` (PHH heads-up reversal applied)."""
+        return self.antes[1 - player] if len(self.antes) == 2 else self.antes[player]
+
+    def forced_blind(self, player: int) -> int:
+        """The nominal blind or straddle of ``player`` (PHH heads-up reversal applied)."""
+        blinds = self.blinds_or_straddles
+        return blinds[1 - player] if len(blinds) == 2 else blinds[player]
+
+
+def _is_chips(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _validate(cfg: HandConfig) -> None:
+    variant = get_variant(cfg.variant)
+    n = len(cfg.starting_stacks)
+    if not 2 <= n <= 23:
+        raise InvalidConfig(
+            code="invalid_player_count",
+            message=f"a hand needs 2 to 23 players, got {n}",
+            extra={"player_count": n},
+        )
+    for name in ("antes", "blinds_or_straddles"):
+        values = getattr(cfg, name)
+        if len(values) != n or not all(_is_chips(v) for v in values):
+            raise InvalidConfig(
+                code="invalid_forced_bets",
+                message=f"{name} must be {n} non-negative integers, got {values!r}",
+                extra={"field": name},
+            )
+    if not all(_is_chips(s) and s > 0 for s in cfg.starting_stacks):
+        raise InvalidConfig(
+            code="invalid_stacks",
+            message=f"starting stacks must be positive integers, got {cfg.starting_stacks!r}",
+        )
+    for name in ("min_bet", "small_bet", "big_bet"):
+        value = getattr(cfg, name)
+        if not _is_chips(value) or (name in variant.stakes and value <= 0):
+            raise InvalidConfig(
+                code="invalid_stakes",
+                message=f"{variant.name} needs a positive integer {name}, got {value!r}",
+                extra={"field": name},
+            )
+    rake = cfg.rake
+    if not (_is_chips(rake.bps) and rake.bps <= 10_000 and _is_chips(rake.cap)):
+        raise InvalidConfig(
+            code="invalid_rake",
+            message=f"rake needs 0..10000 basis points and a non-negative cap, got {rake!r}",
+        )

@@ -1,0 +1,81 @@
+"""Main and side pots from contribution layers, and how a pot is split.
+
+Pots are layers of the players' total contributions: every distinct contribution level
+closes a layer, and a layer can be won only by players still holding cards who put in at
+least that much. Folded players' chips stay in the layers they reached, but folded players
+are never eligible. Adjacent layers with the same eligible players merge into one pot, and
+a layer that only folded players reached joins the pot below it, so no chip is ever left
+without a winner (pokerkit would burn it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """A main or side pot: ``amount`` chips that only ``eligible`` players can win."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+def build_pots(
+    committed: tuple[int, ...],
+    bets: tuple[int, ...],
+    antes: tuple[int, ...],
+    active: tuple[bool, ...],
+    ante_trimming: bool,
+) -> tuple[Pot, ...]:
+    """Main pot first, then side pots, from the chips already collected.
+
+    ``committed`` is what each player put in (current ``bets`` included, which are left
+    out of the amounts but count for eligibility, as in PHH/pokerkit). Without
+    ``ante_trimming`` antes are dead money added to the first pot.
+
+    >>> build_pots((100, 300, 300), (0, 0, 0), (0, 0, 0), (True, True, True), True)
+    (Pot(amount=300, eligible=(0, 1, 2)), Pot(amount=400, eligible=(1, 2)))
+    >>> build_pots((100, 300, 300), (0, 0, 0), (0, 0, 0), (True, False, True), True)
+    (Pot(amount=300, eligible=(0, 2)), Pot(amount=400, eligible=(2,)))
+    """
+    n = len(committed)
+    amount = 0
+    if ante_trimming:
+        collected = [committed[i] - bets[i] for i in range(n)]
+        pending = committed
+    else:
+        amount = sum(antes)
+        collected = [committed[i] - bets[i] - antes[i] for i in range(n)]
+        pending = tuple(committed[i] - antes[i] for i in range(n))
+    pots: list[Pot] = []
+    previous = 0
+    for level in sorted(set(collected)):
+        step = level - previous
+        amount += step * sum(1 for c in collected if c >= level)
+        eligible = tuple(i for i in range(n) if pending[i] >= level and active[i])
+        if not eligible:
+            # Only folded players reached this layer (e.g. antes above the winner's total):
+            # dead money for the pot below, or for everyone still in if there is none.
+            eligible = pots[-1].eligible if pots else tuple(i for i in range(n) if active[i])
+        while pots and pots[-1].eligible == eligible:
+            amount += pots.pop().amount
+        if amount:
+            pots.append(Pot(amount, eligible))
+        amount = 0
+        previous = level
+    return tuple(pots)
+
+
+def split_pot(amount: int, winners: tuple[int, ...]) -> tuple[int, ...]:
+    """Shares of ``amount`` for ``winners`` (sorted from the first seat left of the button).
+
+    Odd chips go one each to the first winners left of the button.
+
+    >>> split_pot(101, (0, 3))
+    (51, 50)
+    >>> split_pot(11, (1, 2, 4))
+    (4, 4, 3)
+    """
+    share, odd = divmod(amount, len(winners))
+    return tuple(share + (1 if k < odd else 0) for k in range(len(winners)))
