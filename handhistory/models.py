@@ -45,3 +45,58 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stream}#{self.seq} {self.type}"
+
+
+class HandSummary(models.Model):
+    """Projection: one finished hand at a glance. Rebuildable from the events
+    (``manage.py rebuild_projections``); written in the same transaction as the hand end."""
+
+    hand = models.OneToOneField(
+        "poker.Hand", primary_key=True, on_delete=models.PROTECT, related_name="summary"
+    )
+    table = models.ForeignKey("poker.Table", on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField()
+    variant = models.CharField(max_length=2)
+    currency = models.CharField(max_length=8)
+    stakes = models.JSONField()
+    players = models.JSONField()
+    board = models.CharField(max_length=16, blank=True)
+    pots = models.JSONField()
+    total_pot = models.BigIntegerField()
+    rake = models.BigIntegerField()
+    shown = models.JSONField()
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-ended_at"]
+        indexes = [models.Index(fields=["table", "-ended_at"])]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_id} summary"
+
+
+class PlayerHandResult(models.Model):
+    """Projection: one player's result in one hand."""
+
+    hand = models.ForeignKey("poker.Hand", on_delete=models.PROTECT, related_name="results")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_results"
+    )
+    table = models.ForeignKey("poker.Table", on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    starting_stack = models.BigIntegerField()
+    final_stack = models.BigIntegerField()
+    net = models.BigIntegerField()
+    won = models.BigIntegerField()
+    showed = models.CharField(max_length=16, blank=True)
+    ended_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "player"], name="result_one_per_player")
+        ]
+        indexes = [models.Index(fields=["player", "-ended_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in hand {self.hand_id}: {self.net:+d}"

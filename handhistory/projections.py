@@ -1,0 +1,106 @@
+"""Projections of finished hands, computed from the events alone.
+
+``project_hand`` runs in the transaction that ends a hand; ``rebuild_all`` recomputes every
+row from the event store (``manage.py rebuild_projections``) and gives identical rows,
+because both go through :func:`summarize`, a pure function of the events and the hand's
+fixed metadata.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from handhistory.models import HandSummary, PlayerHandResult
+from handhistory.store import stream_events
+from poker.engine.cards import format_cards
+from poker.engine.events import CardsShown, PotAwarded, event_from_dict
+from poker.engine.transitions import replay
+
+
+def summarize(
+    hand: Any, payloads: list[dict[str, Any]]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(summary fields, per-player result fields) for a finished hand."""
+    events = [event_from_dict(p) for p in payloads]
+    state = replay(events)
+    seats = list(hand.seat_numbers)
+    players = list(hand.player_ids)
+    table = hand.table
+    pots = [
+        {
+            "pot": e.pot,
+            "winners": [seats[w] for w in e.winners],
+            "amounts": list(e.amounts),
+            "hand": e.hand,
+        }
+        for e in events
+        if isinstance(e, PotAwarded)
+    ]
+    shown = {
+        str(seats[e.player]): format_cards(e.cards) for e in events if isinstance(e, CardsShown)
+    }
+    starting = state.config.starting_stacks
+    summary = {
+        "table_id": table.pk,
+        "number": hand.number,
+        "variant": state.game.code,
+        "currency": table.currency,
+        "stakes": {
+            "small_blind": table.small_blind,
+            "big_blind": table.big_blind,
+            "ante": table.ante,
+        },
+        "players": [
+            {"seat": seats[i], "player_id": players[i], "starting_stack": starting[i]}
+            for i in range(len(seats))
+        ],
+        "board": format_cards(state.board),
+        "pots": pots,
+        "total_pot": state.total_pot,
+        "rake": state.rake,
+        "shown": shown,
+        "started_at": hand.started_at,
+        "ended_at": hand.ended_at,
+    }
+    results = [
+        {
+            "player_id": players[i],
+            "table_id": table.pk,
+            "seat": seats[i],
+            "starting_stack": starting[i],
+            "final_stack": state.stacks[i],
+            "net": state.stacks[i] - starting[i],
+            "won": state.won[i],
+            "showed": shown.get(str(seats[i]), ""),
+            "ended_at": hand.ended_at,
+        }
+        for i in range(len(seats))
+    ]
+    return summary, results
+
+
+def project_hand(hand: Any) -> None:
+    """Writes the projections of a just-finished hand (inside the caller's transaction)."""
+    payloads = [row.payload for row in stream_events(hand.stream)]
+    summary, results = summarize(hand, payloads)
+    HandSummary.objects.update_or_create(hand=hand, defaults=summary)
+    PlayerHandResult.objects.filter(hand=hand).delete()
+    PlayerHandResult.objects.bulk_create([PlayerHandResult(hand=hand, **r) for r in results])
+
+
+def rebuild_all() -> int:
+    """Recomputes every projection from the events; returns the number of hands."""
+    from poker.models import Hand
+
+    count = 0
+    with transaction.atomic():
+        PlayerHandResult.objects.all().delete()
+        HandSummary.objects.all().delete()
+        for hand in (
+            Hand.objects.filter(ended_at__isnull=False).select_related("table").order_by("pk")
+        ):
+            project_hand(hand)
+            count += 1
+    return count

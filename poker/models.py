@@ -1,0 +1,154 @@
+"""Tables, seats and hands: configuration and who sits where.
+
+The game itself lives in the event store (``handhistory.Event``) and is replayed by the
+pure engine; the rows here are what the engine does not know: stakes, who owns a seat,
+which ledger account holds a seat's chips, and a per-table ``version`` that every
+committed change increments (clients send it back to detect stale views).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+class Variant(models.TextChoices):
+    NT = "NT", "No-Limit Texas Hold'em"
+    FT = "FT", "Fixed-Limit Texas Hold'em"
+    PO = "PO", "Pot-Limit Omaha"
+    NS = "NS", "No-Limit Short-Deck Hold'em"
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        PAUSED = "paused"  # the current hand finishes; no new hand starts
+        CLOSED = "closed"  # everyone cashed out; no one may sit
+
+    name = models.CharField(max_length=80)
+    variant = models.CharField(max_length=2, choices=Variant.choices, default=Variant.NT)
+    currency = models.CharField(max_length=8, default="CHIPS")
+    small_blind = models.BigIntegerField()
+    big_blind = models.BigIntegerField()
+    ante = models.BigIntegerField(default=0)
+    big_blind_ante = models.BooleanField(
+        default=False, help_text="The big blind posts one ante for everyone."
+    )
+    button_blind = models.BigIntegerField(
+        default=0, help_text="Short-deck button blind (0 = none)."
+    )
+    max_seats = models.PositiveSmallIntegerField(default=6)
+    min_buy_in = models.BigIntegerField()
+    max_buy_in = models.BigIntegerField()
+    rake_bps = models.PositiveIntegerField(default=0, help_text="Rake in basis points (500 = 5%).")
+    rake_cap = models.BigIntegerField(default=0, help_text="Maximum rake per hand (0 = no rake).")
+    action_seconds = models.PositiveIntegerField(default=30)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    version = models.BigIntegerField(default=0)
+    button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    hands_played = models.PositiveIntegerField(default=0)
+    current_hand = models.OneToOneField(
+        "Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_seats__gte=2) & Q(max_seats__lte=10), name="table_seats_2_to_10"
+            ),
+            models.CheckConstraint(
+                condition=Q(small_blind__gte=0) & Q(big_blind__gt=0) & Q(ante__gte=0),
+                name="table_stakes_non_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(min_buy_in__gt=0) & Q(max_buy_in__gte=F("min_buy_in")),
+                name="table_buy_in_range",
+            ),
+            models.CheckConstraint(condition=Q(rake_bps__lte=10000), name="table_rake_at_most_100"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.variant} {self.small_blind}/{self.big_blind} {self.currency})"
+
+    @property
+    def stream(self) -> str:
+        """The table's own event stream (seating, button, chat)."""
+        return f"table-{self.pk}"
+
+
+class Seat(models.Model):
+    class State(models.TextChoices):
+        ACTIVE = "active"
+        SITTING_OUT = "sitting_out"
+        LEAVING = "leaving"  # cashes out when the current hand ends
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    state = models.CharField(max_length=12, choices=State.choices, default=State.ACTIVE)
+    stake_account = models.ForeignKey("ledger.Account", on_delete=models.PROTECT, related_name="+")
+    waiting_for_big_blind = models.BooleanField(default=False)
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["table", "player"], name="seat_one_per_player"),
+        ]
+        ordering = ["table", "number"]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} at table {self.table_id}"
+
+
+class Hand(models.Model):
+    """One hand's identity; its content is the event stream ``hand-<id>``."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    #: Engine player index -> seat number and player id, fixed at the start of the hand.
+    seat_numbers = models.JSONField()
+    player_ids = models.JSONField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    #: Who must act and by when (the shot clock); null when nobody is to act.
+    actor_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.pk} (table {self.table_id} #{self.number})"
+
+    @property
+    def stream(self) -> str:
+        return f"hand-{self.pk}"
+
+
+class TableCommand(models.Model):
+    """Idempotency of table commands: one row per (player, client key), holding the
+    outcome, written in the same transaction as the command's effects."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    key = models.CharField(max_length=128)
+    command = models.CharField(max_length=16)
+    request_hash = models.CharField(max_length=64)
+    result = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "key"], name="table_command_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.command} by {self.player_id} ({self.key})"

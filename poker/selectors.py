@@ -1,0 +1,191 @@
+"""Reads: the lobby, a player's private view of a table, and hand histories with privacy.
+
+Privacy rule, applied here and only here: a viewer sees their own hole cards; another
+player's hole cards only once that player showed them (a ``CardsShown`` event); staff with
+``full=True`` see everything. The deck seed stays secret until the hand has ended.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Avg, Count
+
+from core.errors import NotFound
+from handhistory.models import HandSummary
+from handhistory.store import stream_events
+from ledger.models import Account
+from poker.engine.betting import legal_actions
+from poker.engine.cards import format_cards
+from poker.engine.events import CardsShown, HandEnded, HoleCardsDealt, event_from_dict, redact
+from poker.models import Hand, Seat, Table
+from poker.services import hand_state
+
+
+def table_public(table: Table) -> dict[str, Any]:
+    """A table's configuration as the lobby shows it."""
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "variant": table.variant,
+        "currency": table.currency,
+        "small_blind": table.small_blind,
+        "big_blind": table.big_blind,
+        "ante": table.ante,
+        "max_seats": table.max_seats,
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+        "rake_bps": table.rake_bps,
+        "rake_cap": table.rake_cap,
+        "action_seconds": table.action_seconds,
+        "status": table.status,
+    }
+
+
+def lobby() -> list[dict[str, Any]]:
+    """Every table that is not closed, with seats taken and the average pot."""
+    tables = (
+        Table.objects.exclude(status=Table.Status.CLOSED)
+        .annotate(seats_taken=Count("seats"))
+        .order_by("pk")
+    )
+    averages = dict(
+        HandSummary.objects.values_list("table_id")
+        .annotate(avg=Avg("total_pot"))
+        .values_list("table_id", "avg")
+    )
+    return [
+        {
+            **table_public(t),
+            "seats_taken": t.seats_taken,
+            "average_pot": int(averages.get(t.pk) or 0),
+        }
+        for t in tables
+    ]
+
+
+def table_view(*, table_id: int, viewer_id: int | None) -> dict[str, Any]:
+    """The viewer's private view of a table: public state + their own cards and options."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
+    seats = list(Seat.objects.filter(table=table).select_related("player"))
+    balances = dict(
+        Account.objects.filter(pk__in=[s.stake_account_id for s in seats]).values_list(
+            "pk", "balance"
+        )
+    )
+    hand = Hand.objects.filter(pk=table.current_hand_id).first() if table.current_hand_id else None
+    state = hand_state(hand)[0] if hand is not None else None
+    index_of = {pid: i for i, pid in enumerate(hand.player_ids)} if hand is not None else {}
+    seat_rows = []
+    you: dict[str, Any] | None = None
+    for seat in seats:
+        row: dict[str, Any] = {
+            "seat": seat.number,
+            "player": seat.player.get_username(),
+            "player_id": seat.player_id,
+            "state": seat.state,
+            "stack": balances.get(seat.stake_account_id, 0),
+            "bet": 0,
+            "in_hand": False,
+            "folded": False,
+            "all_in": False,
+            "cards": None,
+        }
+        i = index_of.get(seat.player_id)
+        if state is not None and i is not None:
+            row.update(
+                stack=state.stacks[i],
+                bet=state.bets[i],
+                in_hand=True,
+                folded=not state.active[i],
+                all_in=state.all_in[i],
+                cards=format_cards(state.hole_cards[i]) if state.shown[i] else None,
+            )
+        seat_rows.append(row)
+        if seat.player_id == viewer_id:
+            you = {
+                "seat": seat.number,
+                "state": seat.state,
+                "hole_cards": None,
+                "legal_actions": None,
+            }
+            if state is not None and i is not None:
+                you["hole_cards"] = format_cards(state.hole_cards_of(i))
+                legal = legal_actions(state)
+                if legal is not None and legal.actor == i:
+                    you["legal_actions"] = {
+                        "actions": list(legal.actions),
+                        "call_amount": legal.call_amount,
+                        "min_to": legal.min_to,
+                        "max_to": legal.max_to,
+                    }
+    hand_view = None
+    if hand is not None and state is not None:
+        actor = state.actor
+        hand_view = {
+            "id": hand.pk,
+            "number": hand.number,
+            "button_seat": table.button_seat,
+            "street": state.street_name,
+            "phase": state.phase,
+            "board": format_cards(state.board),
+            "pots": [
+                {"amount": p.amount, "eligible_seats": [hand.seat_numbers[e] for e in p.eligible]}
+                for p in state.pots
+            ],
+            "total_pot": state.total_pot,
+            "actor_seat": hand.seat_numbers[actor] if actor is not None else None,
+            "deadline": hand.deadline.isoformat() if hand.deadline else None,
+        }
+    return {
+        "table": table_public(table),
+        "version": table.version,
+        "seats": seat_rows,
+        "hand": hand_view,
+        "you": you,
+    }
+
+
+def hand_detail(*, hand_id: int, viewer_id: int | None, full: bool = False) -> dict[str, Any]:
+    """A hand's events and summary as ``viewer_id`` may see them (``full`` for staff)."""
+    hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
+    if hand is None or not (full or viewer_id in hand.player_ids):
+        raise NotFound(f"No hand {hand_id} in your history.", code="hand_not_found", hand=hand_id)
+    rows = stream_events(hand.stream)
+    events = [event_from_dict(r.payload) for r in rows]
+    shown = {e.player for e in events if isinstance(e, CardsShown)}
+    ended = any(isinstance(e, HandEnded) for e in events)
+    me = hand.player_ids.index(viewer_id) if viewer_id in hand.player_ids else None
+    out = []
+    for row, event in zip(rows, events, strict=True):
+        if full:
+            data = event.to_dict()
+        else:
+            data = (event if ended else redact(event)).to_dict()
+            if (
+                isinstance(event, HoleCardsDealt)
+                and event.player != me
+                and event.player not in shown
+            ):
+                data["cards"] = None
+        if isinstance(data.get("player"), int):
+            data["seat"] = hand.seat_numbers[data["player"]]
+        out.append({"seq": row.seq, "recorded_at": row.recorded_at.isoformat(), **data})
+    summary = HandSummary.objects.filter(hand=hand).values().first()
+    return {
+        "id": hand.pk,
+        "table": hand.table_id,
+        "number": hand.number,
+        "seats": hand.seat_numbers,
+        "started_at": hand.started_at.isoformat(),
+        "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
+        "events": out,
+        "summary": summary,
+    }
+
+
+def hands_of(*, player_id: int) -> Any:
+    """The player's finished hands, newest first (a queryset of HandSummary)."""
+    return HandSummary.objects.filter(hand__results__player_id=player_id).order_by("-ended_at")

@@ -1,0 +1,623 @@
+"""Table commands: lock the table -> load the hand -> engine decides -> append events ->
+settle money -> commit -> broadcast.
+
+Every command is one durable transaction holding the table's row lock, so two commands
+for one table never interleave while different tables run in parallel. Every command is
+idempotent by the client's key: the outcome is stored (``TableCommand``) in the same
+transaction as its effects, and the same key again returns it without acting twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.broadcast import broadcast_table
+from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound
+from handhistory.projections import project_hand
+from handhistory.store import SYSTEM, Actor, NewEvent, events_append, stream_events, stream_head
+from ledger.models import Account
+from poker import money
+from poker.engine.betting import legal_actions
+from poker.engine.config import HandConfig, RakeConfig
+from poker.engine.deck import FairDeck
+from poker.engine.events import Event as EngineEvent
+from poker.engine.events import event_from_dict, private_to, redact
+from poker.engine.game import act, start_hand
+from poker.engine.showdown import showdown_auto
+from poker.engine.state import SHOWDOWN, HandState
+from poker.engine.transitions import replay
+from poker.models import Hand, Seat, Table, TableCommand, Variant
+
+
+class TableError(DomainError):
+    status = 422
+    default_code = "table_error"
+
+
+class StaleVersion(Conflict):
+    default_code = "stale_version"
+
+
+class KeyReused(Conflict):
+    default_code = "idempotency_key_reused"
+
+
+# --- loading hand state -------------------------------------------------------------------
+
+#: hand id -> (hash of the last event, state): a snapshot is only used when the stream's
+#: head hash still matches, so a rolled-back or foreign write can never be served stale.
+_SNAPSHOTS: dict[int, tuple[str, HandState]] = {}
+_SNAPSHOT_LIMIT = 2048
+
+
+def hand_state(hand: Hand, *, use_snapshot: bool = True) -> tuple[HandState, str]:
+    """The engine state of ``hand`` and its stream head hash (snapshot or full replay)."""
+    _, head = stream_head(hand.stream)
+    cached = _SNAPSHOTS.get(hand.pk) if use_snapshot else None
+    if cached is not None and cached[0] == head:
+        return cached[1], head
+    state = replay(event_from_dict(row.payload) for row in stream_events(hand.stream))
+    return state, head
+
+
+def _remember(hand_id: int, head: str, state: HandState) -> None:
+    if len(_SNAPSHOTS) >= _SNAPSHOT_LIMIT:
+        _SNAPSHOTS.pop(next(iter(_SNAPSHOTS)))
+    _SNAPSHOTS[hand_id] = (head, state)
+
+
+# --- the command envelope -------------------------------------------------------------------
+
+
+@dataclass
+class Ctx:
+    """One command's working set, inside the table lock."""
+
+    table: Table
+    actor: Actor
+    hand: Hand | None = None
+    state: HandState | None = None
+    broadcasts: list[dict[str, Any]] = field(default_factory=list)
+
+    def seats(self) -> dict[int, Seat]:
+        return {s.number: s for s in Seat.objects.filter(table=self.table).select_related("player")}
+
+
+def _request_hash(command: str, request: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps([command, request], sort_keys=True).encode()).hexdigest()
+
+
+def _run_command(
+    *,
+    table_id: int,
+    player_id: int | None,
+    key: str | None,
+    command: str,
+    request: dict[str, Any],
+    actor: Actor,
+    body: Callable[[Ctx], dict[str, Any]],
+) -> dict[str, Any]:
+    if player_id is not None and not key:
+        raise InvalidRequest("Every table command needs a client key.", code="key_required")
+    if key is not None and len(key) > 128:
+        raise InvalidRequest("The client key is longer than 128 characters.", code="invalid_key")
+    digest = _request_hash(command, request)
+    try:
+        with transaction.atomic(durable=True):
+            table = Table.objects.select_for_update().filter(pk=table_id).first()
+            if table is None:
+                raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
+            if player_id is not None and key:
+                done = TableCommand.objects.filter(player_id=player_id, key=key).first()
+                if done is not None:
+                    if done.request_hash != digest or done.table_id != table.pk:
+                        raise KeyReused(
+                            f"Key {key!r} was already used for a different command.", key=key
+                        )
+                    return {**done.result, "replayed": True}
+            ctx = Ctx(table=table, actor=actor)
+            result = body(ctx)
+            table.version += 1
+            table.save(
+                update_fields=["version", "button_seat", "hands_played", "current_hand", "status"]
+            )
+            result = {**result, "version": table.version}
+            if player_id is not None and key:
+                TableCommand.objects.create(
+                    table=table, player_id=player_id, key=key, command=command,
+                    request_hash=digest, result=result,
+                )  # fmt: skip
+            messages = [{**m, "version": table.version} for m in ctx.broadcasts]
+            broadcast_table(
+                table.pk, {"type": "table.events", "version": table.version, "messages": messages}
+            )
+    except IntegrityError:
+        # Only a racing duplicate of the same key can get here (the table lock serialises
+        # everything else): the first one won, so answer with its stored outcome.
+        done = TableCommand.objects.filter(player_id=player_id, key=key).first()
+        if done is None or done.request_hash != digest:
+            raise
+        return {**done.result, "replayed": True}
+    if ctx.hand is not None and ctx.state is not None:
+        _remember(ctx.hand.pk, stream_head(ctx.hand.stream)[1], ctx.state)
+    return result
+
+
+# --- hands: start, progress, finish ----------------------------------------------------------
+
+
+def _append_engine(ctx: Ctx, events: list[EngineEvent], actor: Actor) -> None:
+    assert ctx.hand is not None
+    events_append(
+        stream=ctx.hand.stream,
+        events=[
+            NewEvent(type=type(e).__name__, version=e.version, payload=e.to_dict()) for e in events
+        ],
+        actor=actor,
+    )
+    public = [public_event(e, ctx.hand) for e in events]
+    ctx.broadcasts.append({"kind": "hand", "hand": ctx.hand.pk, "events": [p for p in public if p]})
+
+
+def public_event(event: EngineEvent, hand: Hand) -> dict[str, Any] | None:
+    """The event as anyone may see it: private events (hole cards) become a card-less
+    notice; secret fields (the deck seed) are blanked. Seats are added for clients."""
+    owner = private_to(event)
+    data = redact(event).to_dict()
+    if owner is not None:
+        data = {"type": data["type"], "version": data["version"], "player": owner, "cards": None}
+    player = data.get("player")
+    if isinstance(player, int) and 0 <= player < len(hand.seat_numbers):
+        data["seat"] = hand.seat_numbers[player]
+    return data
+
+
+def _table_event(ctx: Ctx, type_: str, payload: dict[str, Any]) -> None:
+    events_append(
+        stream=ctx.table.stream,
+        events=[NewEvent(type=type_, version=1, payload=payload)],
+        actor=ctx.actor,
+    )
+    ctx.broadcasts.append({"kind": "table", "event": {"type": type_, **payload}})
+
+
+def _load_current_hand(ctx: Ctx) -> None:
+    if ctx.table.current_hand_id is not None and ctx.hand is None:
+        ctx.hand = Hand.objects.get(pk=ctx.table.current_hand_id)
+        ctx.state, _ = hand_state(ctx.hand)
+
+
+def _next_seat(numbers: list[int], after: int | None) -> int:
+    later = [n for n in numbers if after is None or n > after]
+    return min(later) if later else min(numbers)
+
+
+def _hand_lineup(table: Table, seats: dict[int, Seat]) -> tuple[int, list[Seat]] | None:
+    """The button seat and the players of the next hand (left of the button first, the
+    button last), or None when fewer than two can play.
+
+    A player waiting for the big blind is dealt in only when the big blind reaches them.
+    """
+    candidates = {
+        n: s
+        for n, s in seats.items()
+        if s.state == Seat.State.ACTIVE and s.stake_account.balance > 0
+    }
+    while len(candidates) >= 2:
+        button = _next_seat(sorted(candidates), table.button_seat)
+        numbers = sorted(candidates)
+        k = numbers.index(button)
+        order = numbers[k + 1 :] + numbers[: k + 1]
+        big_blind_seat = order[0] if len(order) == 2 else order[1]
+        waiting = [n for n in order if candidates[n].waiting_for_big_blind and n != big_blind_seat]
+        if not waiting:
+            return button, [candidates[n] for n in order]
+        for n in waiting:
+            del candidates[n]
+    return None
+
+
+def _forced_bets(table: Table, n: int) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """(blinds_or_straddles, antes, ante_trimming) in the engine's PHH order."""
+    blinds = [0] * n
+    blinds[0], blinds[1] = table.small_blind, table.big_blind
+    if table.button_blind and n > 2:
+        blinds[n - 1] = table.button_blind
+    antes = [table.ante] * n
+    trimming = True
+    if table.big_blind_ante and table.ante:
+        antes = [0] * n
+        antes[1 if n > 2 else 0] = table.ante * n
+        trimming = False
+    if n == 2:  # PHH reads heads-up tuples reversed: the button posts the small blind
+        antes = antes[::-1]
+    return tuple(blinds), tuple(antes), trimming
+
+
+def _maybe_start_hand(ctx: Ctx) -> None:
+    table = ctx.table
+    if table.status != Table.Status.OPEN or table.current_hand_id is not None:
+        return
+    seats = {n: s for n, s in ctx.seats().items()}
+    for s in seats.values():
+        s.stake_account.refresh_from_db()
+    lineup = _hand_lineup(table, seats)
+    if lineup is None:
+        return
+    button, players = lineup
+    n = len(players)
+    blinds, antes, trimming = _forced_bets(table, n)
+    fixed_limit = table.variant == Variant.FT
+    config = HandConfig(
+        variant=table.variant,
+        starting_stacks=tuple(s.stake_account.balance for s in players),
+        blinds_or_straddles=blinds,
+        antes=antes,
+        ante_trimming=trimming,
+        min_bet=0 if fixed_limit else table.big_blind,
+        small_bet=table.big_blind if fixed_limit else 0,
+        big_bet=2 * table.big_blind if fixed_limit else 0,
+        rake=RakeConfig(bps=table.rake_bps, cap=table.rake_cap, no_flop_no_drop=True),
+    )
+    table.hands_played += 1
+    table.button_seat = button
+    hand = Hand.objects.create(
+        table=table,
+        number=table.hands_played,
+        seat_numbers=[s.number for s in players],
+        player_ids=[s.player_id for s in players],
+    )
+    table.current_hand = hand
+    for s in players:
+        if s.waiting_for_big_blind:
+            Seat.objects.filter(pk=s.pk).update(waiting_for_big_blind=False)
+    _table_event(ctx, "HandBegan", {"hand": hand.pk, "number": hand.number, "button_seat": button,
+                                     "seats": hand.seat_numbers})  # fmt: skip
+    ctx.hand = hand
+    state, events = start_hand(config, FairDeck())
+    ctx.state = state
+    _append_engine(ctx, events, SYSTEM)
+    _progress(ctx)
+
+
+def _auto_decision(state: HandState, player: int) -> tuple[str, None]:
+    legal = legal_actions(state)
+    assert legal is not None
+    return ("check" if "check" in legal.actions else "fold"), None
+
+
+def _progress(ctx: Ctx) -> None:
+    """Runs the hand on until someone present must decide, or it ends (then settles and
+    possibly starts the next hand)."""
+    assert ctx.hand is not None and ctx.state is not None
+    while True:
+        state = ctx.state
+        if state.phase == SHOWDOWN:
+            ctx.state, events = showdown_auto(state)
+            _append_engine(ctx, events, SYSTEM)
+            continue
+        if state.is_over:
+            _finish_hand(ctx)
+            return
+        actor = state.actor
+        if actor is None:  # pragma: no cover - a dealt hand with a deck always progresses
+            raise RuntimeError(f"hand {ctx.hand.pk} is stuck in phase {state.phase}")
+        seat = Seat.objects.filter(table=ctx.table, number=ctx.hand.seat_numbers[actor]).first()
+        if seat is not None and seat.state == Seat.State.ACTIVE:
+            ctx.hand.actor_index = actor
+            ctx.hand.deadline = timezone.now() + timedelta(seconds=ctx.table.action_seconds)
+            ctx.hand.save(update_fields=["actor_index", "deadline"])
+            return
+        # A player who left or sat out mid-hand: check when free, else fold.
+        action, amount = _auto_decision(state, actor)
+        ctx.state, events = act(state, actor, action, amount)
+        _append_engine(ctx, events, SYSTEM)
+
+
+def _finish_hand(ctx: Ctx) -> None:
+    hand, state, table = ctx.hand, ctx.state, ctx.table
+    assert hand is not None and state is not None
+    accounts = {s.player_id: s.stake_account_id for s in Seat.objects.filter(table=table)}
+    starting = state.config.starting_stacks
+    deltas = [
+        (accounts[pid], state.stacks[i] - starting[i]) for i, pid in enumerate(hand.player_ids)
+    ]
+    money.settle_hand(hand_id=hand.pk, currency=table.currency, deltas=deltas, rake=state.rake)
+    hand.ended_at = timezone.now()
+    hand.actor_index = None
+    hand.deadline = None
+    hand.save(update_fields=["ended_at", "actor_index", "deadline"])
+    project_hand(hand)
+    table.current_hand = None
+    _table_event(
+        ctx,
+        "HandFinished",
+        {
+            "hand": hand.pk,
+            "stacks": dict(zip(map(str, hand.seat_numbers), state.stacks, strict=True)),
+        },
+    )
+    for seat in Seat.objects.filter(table=table, state=Seat.State.LEAVING).select_related(
+        "stake_account"
+    ):
+        _cash_out(ctx, seat, reason=f"hand:{hand.pk}")
+    if table.status == Table.Status.CLOSED:
+        return
+    _maybe_start_hand(ctx)
+
+
+def _cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
+    account = Account.objects.get(pk=seat.stake_account_id)
+    amount = account.balance
+    if amount:
+        money.move_chips(
+            debit=account,
+            credit=money.player_cash_account(player_id=seat.player_id, currency=ctx.table.currency),
+            amount=amount,
+            code="table_cash_out",
+            reference=f"table:{ctx.table.pk}",
+            key=money.transfer_id("cash-out", ctx.table.pk, seat.player_id, reason, seat.pk),
+        )
+    _table_event(
+        ctx, "PlayerLeft", {"seat": seat.number, "player": seat.player_id, "cashed_out": amount}
+    )
+    seat.delete()
+    return amount
+
+
+# --- validation helpers -------------------------------------------------------------------------
+
+
+def _amount(value: object, name: str = "amount") -> int:
+    if type(value) is not int or value <= 0 or value >= 2**63:
+        raise InvalidRequest(f"{name} must be a positive integer of minor units, got {value!r}.",
+                             code="invalid_amount", field=name)  # fmt: skip
+    return value
+
+
+def _seat_of(ctx: Ctx, player_id: int) -> Seat:
+    seat = (
+        Seat.objects.filter(table=ctx.table, player_id=player_id)
+        .select_related("stake_account")
+        .first()
+    )
+    if seat is None:
+        raise Forbidden(f"You are not seated at table {ctx.table.pk}.", code="not_seated")
+    return seat
+
+
+def _in_current_hand(ctx: Ctx, player_id: int) -> int | None:
+    _load_current_hand(ctx)
+    if ctx.hand is None or ctx.state is None or ctx.state.is_over:
+        return None
+    try:
+        return list(ctx.hand.player_ids).index(player_id)
+    except ValueError:
+        return None
+
+
+# --- commands -------------------------------------------------------------------------------
+
+
+def table_create(*, name: str, variant: str, small_blind: int, big_blind: int, min_buy_in: int,
+                 max_buy_in: int, max_seats: int = 6, ante: int = 0, currency: str = "CHIPS",
+                 rake_bps: int = 0, rake_cap: int = 0, action_seconds: int = 30,
+                 big_blind_ante: bool = False, button_blind: int = 0) -> Table:  # fmt: skip
+    """Creates a table after checking its stakes make sense."""
+    if variant not in Variant.values:
+        raise InvalidRequest(f"Unknown variant {variant!r}.", code="invalid_variant")
+    for label, value in (
+        ("big_blind", big_blind),
+        ("min_buy_in", min_buy_in),
+        ("max_buy_in", max_buy_in),
+    ):
+        _amount(value, label)
+    for label, value in (("small_blind", small_blind), ("ante", ante), ("rake_cap", rake_cap),
+                         ("button_blind", button_blind)):  # fmt: skip
+        if type(value) is not int or value < 0:
+            raise InvalidRequest(
+                f"{label} must be a non-negative integer.", code="invalid_amount", field=label
+            )
+    if not small_blind <= big_blind:
+        raise InvalidRequest("The small blind cannot exceed the big blind.", code="invalid_stakes")
+    if not 2 <= max_seats <= 10:
+        raise InvalidRequest("A table has 2 to 10 seats.", code="invalid_seats")
+    if max_buy_in < min_buy_in or min_buy_in < big_blind:
+        raise InvalidRequest(
+            "Buy-in range must satisfy big blind <= min <= max.", code="invalid_buy_in_range"
+        )
+    if not 0 <= rake_bps <= 10_000:
+        raise InvalidRequest("Rake is 0 to 10000 basis points.", code="invalid_rake")
+    with transaction.atomic(durable=True):
+        return Table.objects.create(
+            name=name, variant=variant, small_blind=small_blind, big_blind=big_blind, ante=ante,
+            max_seats=max_seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, currency=currency,
+            rake_bps=rake_bps, rake_cap=rake_cap, action_seconds=action_seconds,
+            big_blind_ante=big_blind_ante, button_blind=button_blind,
+        )  # fmt: skip
+
+
+def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = None, key: str,
+              actor: Actor) -> dict[str, Any]:  # fmt: skip
+    """Takes a seat with a buy-in from the player's wallet; may start a hand."""
+
+    def body(ctx: Ctx) -> dict[str, Any]:
+        table = ctx.table
+        if table.status != Table.Status.OPEN:
+            raise TableError(f"Table {table.pk} is {table.status}.", code="table_not_open")
+        amount = _amount(buy_in, "buy_in")
+        if not table.min_buy_in <= amount <= table.max_buy_in:
+            raise TableError(
+                f"Buy-in {amount} is outside {table.min_buy_in}..{table.max_buy_in}.",
+                code="buy_in_out_of_range", min=table.min_buy_in, max=table.max_buy_in,
+            )  # fmt: skip
+        seats = ctx.seats()
+        if any(s.player_id == player_id for s in seats.values()):
+            raise TableError("You are already seated at this table.", code="already_seated")
+        if seat is None:
+            free = [n for n in range(1, table.max_seats + 1) if n not in seats]
+            if not free:
+                raise TableError("The table is full.", code="table_full")
+            number = free[0]
+        else:
+            if type(seat) is not int or not 1 <= seat <= table.max_seats:
+                raise InvalidRequest(f"Seat must be 1..{table.max_seats}.", code="invalid_seat")
+            if seat in seats:
+                raise TableError(f"Seat {seat} is taken.", code="seat_taken")
+            number = seat
+        stake = money.seat_stake_account(
+            table_id=table.pk, player_id=player_id, currency=table.currency
+        )
+        money.move_chips(
+            debit=money.player_cash_account(player_id=player_id, currency=table.currency),
+            credit=stake, amount=amount, code="table_buy_in", reference=f"table:{table.pk}",
+            key=money.transfer_id("buy-in", table.pk, player_id, key),
+        )  # fmt: skip
+        running = table.current_hand_id is not None
+        Seat.objects.create(
+            table=table, number=number, player_id=player_id, stake_account=stake,
+            waiting_for_big_blind=running,
+        )  # fmt: skip
+        _table_event(ctx, "PlayerSat", {"seat": number, "player": player_id, "buy_in": amount})
+        _maybe_start_hand(ctx)
+        return {"seat": number, "buy_in": amount}
+
+    return _run_command(table_id=table_id, player_id=player_id, key=key, command="sit",
+                        request={"buy_in": buy_in, "seat": seat}, actor=actor, body=body)  # fmt: skip
+
+
+def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dict[str, Any]:
+    """Leaves now (cash-out), or at the end of the current hand if in it (folding first
+    when it is this player's turn)."""
+
+    def body(ctx: Ctx) -> dict[str, Any]:
+        seat = _seat_of(ctx, player_id)
+        index = _in_current_hand(ctx, player_id)
+        if index is None:
+            return {"left": True, "cashed_out": _cash_out(ctx, seat, reason=f"leave:{key}")}
+        seat.state = Seat.State.LEAVING
+        seat.save(update_fields=["state"])
+        _table_event(ctx, "PlayerLeaving", {"seat": seat.number, "player": player_id})
+        if ctx.state is not None and ctx.state.actor == index:
+            _progress(ctx)
+        return {"left": False, "leaving_after_hand": True}
+
+    return _run_command(table_id=table_id, player_id=player_id, key=key, command="leave",
+                        request={}, actor=actor, body=body)  # fmt: skip
+
+
+def table_sit_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> dict[str, Any]:
+    """Stops being dealt in (keeps the seat); checks/folds automatically in a running hand."""
+
+    def body(ctx: Ctx) -> dict[str, Any]:
+        seat = _seat_of(ctx, player_id)
+        if seat.state != Seat.State.ACTIVE:
+            raise TableError(f"Seat {seat.number} is {seat.state}.", code="not_active")
+        seat.state = Seat.State.SITTING_OUT
+        seat.save(update_fields=["state"])
+        _table_event(ctx, "PlayerSatOut", {"seat": seat.number, "player": player_id})
+        index = _in_current_hand(ctx, player_id)
+        if index is not None and ctx.state is not None and ctx.state.actor == index:
+            _progress(ctx)
+        return {"state": seat.state}
+
+    return _run_command(table_id=table_id, player_id=player_id, key=key, command="sit_out",
+                        request={}, actor=actor, body=body)  # fmt: skip
+
+
+def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> dict[str, Any]:
+    """Back in: dealt in at once when no hand runs, else when the big blind comes round."""
+
+    def body(ctx: Ctx) -> dict[str, Any]:
+        seat = _seat_of(ctx, player_id)
+        if seat.state != Seat.State.SITTING_OUT:
+            raise TableError(
+                f"Seat {seat.number} is {seat.state}, not sitting out.", code="not_sitting_out"
+            )
+        seat.state = Seat.State.ACTIVE
+        seat.waiting_for_big_blind = ctx.table.current_hand_id is not None
+        seat.consecutive_timeouts = 0
+        seat.save(update_fields=["state", "waiting_for_big_blind", "consecutive_timeouts"])
+        _table_event(ctx, "PlayerSatIn", {"seat": seat.number, "player": player_id})
+        _maybe_start_hand(ctx)
+        return {"state": seat.state}
+
+    return _run_command(table_id=table_id, player_id=player_id, key=key, command="sit_in",
+                        request={}, actor=actor, body=body)  # fmt: skip
+
+
+def table_top_up(
+    *, table_id: int, player_id: int, amount: object, key: str, actor: Actor
+) -> dict[str, Any]:
+    """Adds chips from the wallet between hands, up to the table's maximum buy-in."""
+
+    def body(ctx: Ctx) -> dict[str, Any]:
+        value = _amount(amount)
+        seat = _seat_of(ctx, player_id)
+        if _in_current_hand(ctx, player_id) is not None:
+            raise TableError("You cannot add chips during a hand you are in.", code="in_hand")
+        stack = seat.stake_account.balance
+        if stack + value > ctx.table.max_buy_in:
+            raise TableError(
+                f"Top-up to {stack + value} exceeds the maximum buy-in {ctx.table.max_buy_in}.",
+                code="top_up_too_large", max=ctx.table.max_buy_in - stack,
+            )  # fmt: skip
+        money.move_chips(
+            debit=money.player_cash_account(player_id=player_id, currency=ctx.table.currency),
+            credit=seat.stake_account, amount=value, code="table_top_up",
+            reference=f"table:{ctx.table.pk}", key=money.transfer_id("top-up", ctx.table.pk, player_id, key),
+        )  # fmt: skip
+        _table_event(
+            ctx, "PlayerToppedUp", {"seat": seat.number, "player": player_id, "amount": value}
+        )
+        _maybe_start_hand(ctx)
+        return {"stack": stack + value}
+
+    return _run_command(table_id=table_id, player_id=player_id, key=key, command="top_up",
+                        request={"amount": amount}, actor=actor, body=body)  # fmt: skip
+
+
+ACTIONS = ("fold", "check", "call", "bet", "raise")
+
+
+def table_act(*, table_id: int, player_id: int, action: object, amount: object = None,
+              version: object = None, key: str, actor: Actor) -> dict[str, Any]:  # fmt: skip
+    """A betting decision by the player whose turn it is."""
+
+    def body(ctx: Ctx) -> dict[str, Any]:
+        if version is not None and version != ctx.table.version:
+            raise StaleVersion(
+                f"Your view is at version {version}; the table is at {ctx.table.version}.",
+                current=ctx.table.version,
+            )
+        if action not in ACTIONS:
+            raise InvalidRequest(f"Unknown action {action!r}; expected one of {', '.join(ACTIONS)}.",
+                                 code="unknown_action")  # fmt: skip
+        if amount is not None and (type(amount) is not int or amount < 0 or amount >= 2**63):
+            raise InvalidRequest(
+                f"amount must be a non-negative integer, got {amount!r}.", code="invalid_amount"
+            )
+        seat = _seat_of(ctx, player_id)
+        index = _in_current_hand(ctx, player_id)
+        if index is None:
+            raise TableError("You are not in the current hand.", code="not_in_hand")
+        assert ctx.state is not None and ctx.hand is not None
+        ctx.state, events = act(ctx.state, index, str(action), amount)  # type: ignore[arg-type]
+        seat.consecutive_timeouts = 0
+        seat.save(update_fields=["consecutive_timeouts"])
+        _append_engine(ctx, events, actor)
+        hand_id = ctx.hand.pk
+        _progress(ctx)
+        return {"hand": hand_id, "events": [e.to_dict() for e in events]}
+
+    return _run_command(table_id=table_id, player_id=player_id, key=key, command="act",
+                        request={"action": action, "amount": amount, "version": version},
+                        actor=actor, body=body)  # fmt: skip
