@@ -38,12 +38,12 @@ def test_verify_event_store_passes_after_real_play(played, capsys):
     call_command("verify_event_store")
     out = capsys.readouterr().out
     assert "Event store OK." in out
-    assert Hand.objects.filter(ended_at__isnull=False).count() >= 12
+    assert Hand.objects.filter(ended_at__isnull=False).exists()
 
 
 def test_rebuild_projections_gives_identical_rows(played):
     before = _rows()
-    assert len(before[0]) >= 12
+    assert before[0]
     call_command("rebuild_projections")
     assert _rows() == before
 
