@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -297,6 +297,16 @@ def _np_nonflush_table(n: int) -> npt.NDArray[np.uint16]:
     return table
 
 
+def _raise_first_bad_row(arr: npt.NDArray[np.integer[Any]], start: int) -> NoReturn:
+    """Find and explain the first invalid row at or after ``start`` (cold path only)."""
+    n = arr.shape[1]
+    for row in range(start, len(arr)):
+        cards = arr[row].tolist()
+        if len(set(cards)) != n or not all(0 <= c <= 51 for c in cards):
+            _raise_invalid(cards, str(n), FULL_DECK, f"hand row {row}")
+    raise AssertionError("a chunk failed validation but no row is invalid")
+
+
 def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
     """Values of many hands at once: an (N, 5..7) int array of cards -> int32 array (N,).
 
@@ -316,12 +326,9 @@ def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
     rows_in, n = arr.shape
     # take(mode="clip") sends anything above 103 to a zero key, caught by the popcount
     # check below; only negatives (clipped to card 0) and uint64 values that wrap
-    # negative when cast to intp need their own pass.
-    if (arr.dtype.kind == "i" and arr.min(initial=0) < 0) or (
-        arr.dtype.itemsize == 8 and arr.dtype.kind == "u" and arr.max(initial=0) > 51
-    ):
-        row = int(np.argmax(((arr < 0) | (arr > 51)).any(axis=1)))
-        _raise_invalid(arr[row].tolist(), str(n), FULL_DECK, f"hand row {row}")
+    # negative when cast to intp need their own check.
+    signed = arr.dtype.kind == "i"
+    wide_unsigned = arr.dtype.kind == "u" and arr.dtype.itemsize == 8
 
     # Work in chunks whose temporaries stay in cache and are reused: whole-array
     # temporaries are large fresh allocations whose page faults alone cost more than the
@@ -336,6 +343,8 @@ def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
     flag_buf = np.empty(chunk, dtype=np.int64)
     for start in range(0, rows_in, chunk):
         part = arr[start : start + chunk]
+        if (signed and part.min() < 0) or (wide_unsigned and part.max() > 51):
+            _raise_first_bad_row(arr, start)
         size = len(part)
         _NP_KEY.take(part, out=keys[:size], mode="clip")
         _NP_BITS.take(part, out=bits[:size], mode="clip")
@@ -344,8 +353,7 @@ def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
         card_bits = np.einsum("ij->i", bits[:size], out=bits_buf[:size])
         counts = np.bitwise_count(card_bits)
         if counts.min() != n:
-            row = start + int(np.argmax(counts != n))
-            _raise_invalid(arr[row].tolist(), str(n), FULL_DECK, f"hand row {row}")
+            _raise_first_bad_row(arr, start)
         flags = np.add(key, _FLUSH_PROBE, out=flag_buf[:size])
         np.bitwise_and(flags, _FLUSH_FLAGS, out=flags)
         np.right_shift(key, 16, out=key)

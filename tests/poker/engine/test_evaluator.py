@@ -293,6 +293,9 @@ def test_evaluate_rejects_invalid_hands_with_a_clear_message(
         (np.array([[0, 1, 2, 3, 4], [0, 1, 2, 3, 52]]), "row 1: card 52 is outside"),
         (np.array([[0, 1, 2, 3, -1], [0, 1, 2, 3, 4]]), "row 0: card -1 is outside"),
         (np.array([[0, 1, 2, 3, 4], [0, 1, 2, 3, 999]]), "row 1: card 999 is outside"),
+        (np.array([[0, 1, 2, 3, 3], [0, 1, 2, 3, -1]]), "row 0: duplicate"),
+        (np.array([[0, 1, 2, 3, 4], [0, 1, 2, 3, -7]], dtype=np.int8), "row 1: card -7"),
+        (np.array([[0, 1, 2, 3, 2**63 + 5]], dtype=np.uint64), "row 0: card 9223372036854775813"),
     ],
 )
 def test_batch_rejects_invalid_input_naming_the_row(hands: np.ndarray, message: str) -> None:
