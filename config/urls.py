@@ -13,6 +13,7 @@ api_v1 = [
     path("auth/register/", core_api.RegisterView.as_view(), name="auth-register"),
     path("auth/token/", core_api.TokenView.as_view(), name="auth-token"),
     path("auth/me/", core_api.MeView.as_view(), name="auth-me"),
+    path("", include("poker.api.urls")),
 ]
 
 urlpatterns = [

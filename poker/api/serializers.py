@@ -1,0 +1,231 @@
+"""Strict request serializers and documentation-only response shapes for the poker API.
+
+Validation is strict on purpose: money and seat numbers must be real JSON integers (no
+``"100"``, ``100.0`` or ``true``), non-negative and below 2**63; unknown body fields are
+refused. Serializers only validate and shape; every decision stays in the services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from poker.engine.betting import ACTIONS
+from poker.models import Variant
+
+MAX_INT64 = 2**63 - 1
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer that must arrive as a JSON integer (never a string, float or bool)."""
+
+    default_error_messages = {
+        "not_integer": "Must be a JSON integer (not a string, float or boolean).",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", MAX_INT64)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            self.fail("not_integer")
+        return int(super().to_internal_value(data))
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A boolean that must arrive as a JSON ``true``/``false``."""
+
+    default_error_messages = {"not_boolean": "Must be a JSON boolean."}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if type(data) is not bool:
+            self.fail("not_boolean")
+        return data
+
+
+class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Refuses a body that is not a JSON object or carries fields it does not know."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name: ["Unknown field."] for name in unknown}, code="unknown_field"
+                )
+        return super().to_internal_value(data)
+
+
+class TableCreateSerializer(StrictSerializer):
+    name = serializers.CharField(max_length=80)
+    variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.NT)
+    currency = serializers.CharField(max_length=8, default="CHIPS")
+    small_blind = StrictIntegerField()
+    big_blind = StrictIntegerField(min_value=1)
+    ante = StrictIntegerField(default=0)
+    big_blind_ante = StrictBooleanField(default=False)
+    button_blind = StrictIntegerField(default=0)
+    max_seats = StrictIntegerField(min_value=2, max_value=10, default=6)
+    min_buy_in = StrictIntegerField(min_value=1)
+    max_buy_in = StrictIntegerField(min_value=1)
+    rake_bps = StrictIntegerField(max_value=10_000, default=0)
+    rake_cap = StrictIntegerField(default=0)
+    action_seconds = StrictIntegerField(min_value=1, max_value=3600, default=30)
+
+
+class SitSerializer(StrictSerializer):
+    seat = StrictIntegerField(min_value=1, max_value=10, required=False, allow_null=True)
+    buy_in = StrictIntegerField(min_value=1)
+
+
+class TopUpSerializer(StrictSerializer):
+    amount = StrictIntegerField(min_value=1)
+
+
+class EmptySerializer(StrictSerializer):
+    """Commands without parameters: the body is empty or ``{}``."""
+
+
+class ActSerializer(StrictSerializer):
+    action = serializers.ChoiceField(choices=list(ACTIONS))
+    amount = StrictIntegerField(required=False, allow_null=True)
+    version = StrictIntegerField(required=False, allow_null=True)
+
+
+class HandDetailQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    full = serializers.BooleanField(default=False)
+
+
+# --- response shapes (documentation) --------------------------------------------------------
+
+
+class TablePublicSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    variant = serializers.ChoiceField(choices=Variant.choices)
+    currency = serializers.CharField()
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    max_seats = serializers.IntegerField()
+    min_buy_in = serializers.IntegerField()
+    max_buy_in = serializers.IntegerField()
+    rake_bps = serializers.IntegerField()
+    rake_cap = serializers.IntegerField()
+    action_seconds = serializers.IntegerField()
+    status = serializers.CharField()
+
+
+class LobbyTableSerializer(TablePublicSerializer):
+    seats_taken = serializers.IntegerField()
+    average_pot = serializers.IntegerField()
+
+
+class SeatViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField()
+    player = serializers.CharField()
+    player_id = serializers.IntegerField()
+    state = serializers.CharField()
+    stack = serializers.IntegerField()
+    bet = serializers.IntegerField()
+    in_hand = serializers.BooleanField()
+    folded = serializers.BooleanField()
+    all_in = serializers.BooleanField()
+    cards = serializers.CharField(allow_null=True, help_text="Only once shown.")
+
+
+class LegalActionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    actions = serializers.ListField(
+        child=serializers.CharField(), help_text="A subset of fold, check, call, bet, raise."
+    )
+    call_amount = serializers.IntegerField()
+    min_to = serializers.IntegerField(allow_null=True)
+    max_to = serializers.IntegerField(allow_null=True)
+
+
+class YouSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField()
+    state = serializers.CharField()
+    hole_cards = serializers.CharField(allow_null=True)
+    legal_actions = LegalActionsSerializer(allow_null=True)
+
+
+class PotSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    amount = serializers.IntegerField()
+    eligible_seats = serializers.ListField(child=serializers.IntegerField())
+
+
+class HandViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    button_seat = serializers.IntegerField(allow_null=True)
+    street = serializers.CharField()
+    phase = serializers.CharField()
+    board = serializers.CharField()
+    pots = PotSerializer(many=True)
+    total_pot = serializers.IntegerField()
+    actor_seat = serializers.IntegerField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+
+
+class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    table = TablePublicSerializer()
+    version = serializers.IntegerField()
+    seats = SeatViewSerializer(many=True)
+    hand = HandViewSerializer(allow_null=True)
+    you = YouSerializer(allow_null=True)
+
+
+class CommandResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """What a table command returns: its own fields, the new ``version``, and
+    ``replayed: true`` when the same Idempotency-Key was seen before."""
+
+    version = serializers.IntegerField()
+    replayed = serializers.BooleanField(required=False)
+
+
+class HandSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """One finished hand (no hole cards but those shown at showdown)."""
+
+    hand = serializers.IntegerField(source="hand_id")
+    table = serializers.IntegerField(source="table_id")
+    number = serializers.IntegerField()
+    variant = serializers.CharField()
+    currency = serializers.CharField()
+    stakes = serializers.JSONField()
+    players = serializers.JSONField()
+    board = serializers.CharField()
+    pots = serializers.JSONField()
+    total_pot = serializers.IntegerField()
+    rake = serializers.IntegerField()
+    shown = serializers.JSONField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField()
+
+
+class HandEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seq = serializers.IntegerField()
+    recorded_at = serializers.DateTimeField()
+    type = serializers.CharField()
+    version = serializers.IntegerField()
+    seat = serializers.IntegerField(required=False)
+
+
+class HandDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    number = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.IntegerField())
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    events = HandEventSerializer(many=True)
+    summary = serializers.JSONField(allow_null=True)
+
+
+class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    code = serializers.CharField()
+    message = serializers.CharField()
+    extra = serializers.DictField()

@@ -1,0 +1,541 @@
+"""Thin REST edges for tables and hand histories.
+
+Each view parses and strictly validates its input, calls ONE service or selector, and
+serializes the result. Errors are raised as typed domain errors and rendered by the one
+exception handler (``core.exceptions``) as ``{"code", "message", "extra"}``.
+
+Every POST needs an ``Idempotency-Key`` header (the client's key for the command: sending
+the same command again with the same key returns the first outcome, with
+``"replayed": true``, and has no second effect). ``X-Device-Id`` is optional; it and the
+client address are recorded with the events the command causes.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Any, ClassVar
+
+from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
+from rest_framework import serializers, status
+from rest_framework.generics import ListAPIView
+from rest_framework.permissions import AllowAny, BasePermission, IsAdminUser, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.errors import Forbidden, InvalidRequest
+from handhistory.models import HandSummary
+from handhistory.store import Actor
+from poker import selectors, services
+from poker.api import serializers as s
+
+MAX_HEADER = 128
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="The client's key for this command (1-128 characters). The same command "
+    "with the same key has one effect; the repeat returns the first outcome.",
+)
+DEVICE_ID = OpenApiParameter(
+    "X-Device-Id",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="An opaque id of the client device (max 128 characters), kept with the events.",
+)
+
+
+def _error(description: str, *codes: str) -> OpenApiResponse:
+    return OpenApiResponse(
+        response=s.ErrorSerializer,
+        description=f"{description} Codes: {', '.join(codes)}.",
+        examples=[
+            OpenApiExample(
+                codes[0],
+                value={"code": codes[0], "message": "A human explanation.", "extra": {}},
+                response_only=True,
+            )
+        ],
+    )
+
+
+E400 = _error(
+    "Malformed or invalid input.", "invalid", "malformed_request", "idempotency_key_required"
+)
+E403 = _error("Not allowed.", "permission_denied", "not_seated")
+E404 = _error("No such table.", "table_not_found")
+E409 = _error("Conflict.", "stale_version", "idempotency_key_reused")
+E422 = _error(
+    "Refused by the rules.",
+    "not_your_turn",
+    "raise_too_small",
+    "buy_in_out_of_range",
+    "insufficient_funds",
+    "table_not_open",
+)
+COMMAND_ERRORS: dict[int, OpenApiResponse] = {400: E400, 403: E403, 404: E404, 409: E409, 422: E422}
+
+_TABLE_EXAMPLE = {
+    "id": 7,
+    "name": "Main 50/100",
+    "variant": "NT",
+    "currency": "CHIPS",
+    "small_blind": 50,
+    "big_blind": 100,
+    "ante": 0,
+    "max_seats": 6,
+    "min_buy_in": 2000,
+    "max_buy_in": 20000,
+    "rake_bps": 500,
+    "rake_cap": 300,
+    "action_seconds": 30,
+    "status": "open",
+}
+
+
+def _header(request: Request, name: str) -> str | None:
+    value = request.headers.get(name)
+    if value is not None and len(value) > MAX_HEADER:
+        raise InvalidRequest(
+            f"The {name} header is longer than {MAX_HEADER} characters.",
+            code=f"invalid_{name.lower().replace('-', '_')}",
+            header=name,
+        )
+    return value
+
+
+def idempotency_key(request: Request) -> str:
+    """The required ``Idempotency-Key`` header (400 when missing, empty or too long)."""
+    key = _header(request, "Idempotency-Key")
+    if not key or not key.strip():
+        raise InvalidRequest(
+            "Every POST needs an Idempotency-Key header (1-128 characters).",
+            code="idempotency_key_required",
+        )
+    return key
+
+
+def actor_of(request: Request) -> Actor:
+    """Who is acting: the player, their address and their (optional) device id."""
+    address = request.META.get("REMOTE_ADDR") or None
+    if address is not None:
+        try:
+            address = str(ipaddress.ip_address(address))
+        except ValueError:
+            address = None
+    return Actor(
+        kind="player",
+        user_id=request.user.pk,
+        client_ip=address,
+        device_id=_header(request, "X-Device-Id") or "",
+    )
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:  # type: ignore[type-arg]
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+# --- tables -----------------------------------------------------------------------------------
+
+
+class TableListView(APIView):
+    """The lobby (anyone) and table creation (staff only)."""
+
+    def get_permissions(self) -> list[BasePermission]:
+        if self.request.method == "POST":
+            return [IsAdminUser()]
+        return [AllowAny()]
+
+    @extend_schema(
+        summary="Lobby: open and paused tables with seats taken and the average pot",
+        responses={200: s.LobbyTableSerializer(many=True)},
+        examples=[
+            OpenApiExample(
+                "Lobby",
+                value=[{**_TABLE_EXAMPLE, "seats_taken": 4, "average_pot": 1450}],
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        """Every table that is not closed."""
+        return Response(selectors.lobby())
+
+    @extend_schema(
+        summary="Create a table (staff only)",
+        parameters=[IDEMPOTENCY_KEY],
+        request=s.TableCreateSerializer,
+        responses={201: s.TablePublicSerializer, 400: E400, 403: E403},
+        examples=[
+            OpenApiExample(
+                "No-limit hold'em 50/100",
+                value={
+                    "name": "Main 50/100",
+                    "variant": "NT",
+                    "small_blind": 50,
+                    "big_blind": 100,
+                    "min_buy_in": 2000,
+                    "max_buy_in": 20000,
+                    "max_seats": 6,
+                    "rake_bps": 500,
+                    "rake_cap": 300,
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Created", value=_TABLE_EXAMPLE, response_only=True, status_codes=["201"]
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        """Creates a table from strictly validated stakes (the service checks they make sense)."""
+        idempotency_key(request)
+        data = _valid(s.TableCreateSerializer, request.data)
+        table = services.table_create(**data)
+        return Response(selectors.table_public(table), status=status.HTTP_201_CREATED)
+
+
+class TableDetailView(APIView):
+    """The public view of one table (no hole cards but those shown)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="A table's public state",
+        responses={200: s.TableViewSerializer, 404: E404},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """Seats, stacks, the running hand's public state; ``you`` is always null here."""
+        return Response(selectors.table_view(table_id=table_id, viewer_id=None))
+
+
+class TableStateView(APIView):
+    """The caller's private view of a table."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Your private view: your hole cards, your legal actions, the version",
+        responses={200: s.TableViewSerializer, 404: E404},
+        examples=[
+            OpenApiExample(
+                "Your turn on the flop",
+                value={
+                    "table": _TABLE_EXAMPLE,
+                    "version": 42,
+                    "seats": [
+                        {
+                            "seat": 1,
+                            "player": "alice",
+                            "player_id": 3,
+                            "state": "active",
+                            "stack": 9800,
+                            "bet": 0,
+                            "in_hand": True,
+                            "folded": False,
+                            "all_in": False,
+                            "cards": None,
+                        },
+                        {
+                            "seat": 2,
+                            "player": "bob",
+                            "player_id": 4,
+                            "state": "active",
+                            "stack": 9600,
+                            "bet": 200,
+                            "in_hand": True,
+                            "folded": False,
+                            "all_in": False,
+                            "cards": None,
+                        },
+                    ],
+                    "hand": {
+                        "id": 812,
+                        "number": 12,
+                        "button_seat": 2,
+                        "street": "flop",
+                        "phase": "betting",
+                        "board": "Ah7d2c",
+                        "pots": [{"amount": 400, "eligible_seats": [1, 2]}],
+                        "total_pot": 600,
+                        "actor_seat": 1,
+                        "deadline": "2025-01-01T12:00:30Z",
+                    },
+                    "you": {
+                        "seat": 1,
+                        "state": "active",
+                        "hole_cards": "AsKd",
+                        "legal_actions": {
+                            "actions": ["fold", "call", "raise"],
+                            "call_amount": 200,
+                            "min_to": 400,
+                            "max_to": 9800,
+                        },
+                    },
+                },
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """Only your own hole cards; ``legal_actions`` only when it is your turn."""
+        return Response(selectors.table_view(table_id=table_id, viewer_id=request.user.pk))
+
+
+class TableCommandView(APIView):
+    """Base of the POST commands: key and actor from the headers, body validated strictly."""
+
+    permission_classes = [IsAuthenticated]
+    body_serializer: ClassVar[type[serializers.Serializer]] = s.EmptySerializer  # type: ignore[type-arg]
+
+    def command(
+        self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def post(self, request: Request, table_id: int) -> Response:
+        """Runs the command once per Idempotency-Key."""
+        key = idempotency_key(request)
+        actor = actor_of(request)
+        data = _valid(self.body_serializer, request.data)
+        result = self.command(
+            table_id=table_id, player_id=request.user.pk, key=key, actor=actor, data=data
+        )
+        return Response(result)
+
+
+def _command_schema(
+    summary: str, request: Any, ok: dict[str, Any], body: dict[str, Any] | None = None
+) -> Any:
+    examples = [OpenApiExample("Done", value=ok, response_only=True, status_codes=["200"])]
+    if body is not None:
+        examples.append(OpenApiExample("Request", value=body, request_only=True))
+    return extend_schema(
+        summary=summary,
+        parameters=[IDEMPOTENCY_KEY, DEVICE_ID],
+        request=request,
+        responses={200: s.CommandResultSerializer, **COMMAND_ERRORS},
+        examples=examples,
+    )
+
+
+class SitView(TableCommandView):
+    """Take a seat with a buy-in from your wallet."""
+
+    body_serializer = s.SitSerializer
+
+    @_command_schema(
+        "Sit down (seat optional: the first free seat) with a buy-in",
+        s.SitSerializer,
+        {"seat": 3, "buy_in": 10000, "version": 12},
+        {"seat": 3, "buy_in": 10000},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        """Moves the buy-in from your wallet to your seat; may start a hand."""
+        return super().post(request, table_id)
+
+    def command(
+        self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        return services.table_sit(
+            table_id=table_id,
+            player_id=player_id,
+            buy_in=data["buy_in"],
+            seat=data.get("seat"),
+            key=key,
+            actor=actor,
+        )
+
+
+class LeaveView(TableCommandView):
+    """Leave the table (at once, or when the hand you are in ends)."""
+
+    @_command_schema(
+        "Leave: cash out now, or after the current hand if you are in it",
+        s.EmptySerializer,
+        {"left": True, "cashed_out": 10450, "version": 13},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        """Cashes your seat out to your wallet."""
+        return super().post(request, table_id)
+
+    def command(
+        self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        return services.table_leave(table_id=table_id, player_id=player_id, key=key, actor=actor)
+
+
+class SitOutView(TableCommandView):
+    """Stop being dealt in, keeping the seat."""
+
+    @_command_schema("Sit out", s.EmptySerializer, {"state": "sitting_out", "version": 14})
+    def post(self, request: Request, table_id: int) -> Response:
+        """Checks or folds for you automatically in a running hand."""
+        return super().post(request, table_id)
+
+    def command(
+        self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        return services.table_sit_out(table_id=table_id, player_id=player_id, key=key, actor=actor)
+
+
+class SitInView(TableCommandView):
+    """Be dealt in again."""
+
+    @_command_schema("Sit in", s.EmptySerializer, {"state": "active", "version": 15})
+    def post(self, request: Request, table_id: int) -> Response:
+        """At once when no hand runs, otherwise when the big blind reaches you."""
+        return super().post(request, table_id)
+
+    def command(
+        self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        return services.table_sit_in(table_id=table_id, player_id=player_id, key=key, actor=actor)
+
+
+class TopUpView(TableCommandView):
+    """Add chips from your wallet between the hands you play."""
+
+    body_serializer = s.TopUpSerializer
+
+    @_command_schema("Top up", s.TopUpSerializer, {"stack": 20000, "version": 16}, {"amount": 5000})
+    def post(self, request: Request, table_id: int) -> Response:
+        """Up to the table's maximum buy-in; refused during a hand you are in."""
+        return super().post(request, table_id)
+
+    def command(
+        self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        return services.table_top_up(
+            table_id=table_id, player_id=player_id, amount=data["amount"], key=key, actor=actor
+        )
+
+
+class ActView(TableCommandView):
+    """A betting decision when it is your turn."""
+
+    body_serializer = s.ActSerializer
+
+    @_command_schema(
+        "Act: fold, check, call, bet or raise (amounts are street totals)",
+        s.ActSerializer,
+        {
+            "hand": 812,
+            "events": [{"type": "RaisedTo", "version": 1, "player": 0, "amount": 600}],
+            "version": 43,
+        },
+        {"action": "raise", "amount": 600, "version": 42},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        """``version`` (optional) must be the table version of your view, else 409 stale_version."""
+        return super().post(request, table_id)
+
+    def command(
+        self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        return services.table_act(
+            table_id=table_id,
+            player_id=player_id,
+            action=data["action"],
+            amount=data.get("amount"),
+            version=data.get("version"),
+            key=key,
+            actor=actor,
+        )
+
+
+# --- hand histories -------------------------------------------------------------------------------
+
+
+class HandListView(ListAPIView):  # type: ignore[type-arg]
+    """The caller's finished hands, newest first, paginated (``limit``/``offset``)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = s.HandSummarySerializer
+
+    def get_queryset(self) -> QuerySet[HandSummary]:
+        return selectors.hands_of(player_id=self.request.user.pk).order_by("-ended_at", "-hand_id")
+
+    @extend_schema(summary="Your hand history, newest first")
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Summaries only: no hole cards but those shown at showdown."""
+        return super().get(request, *args, **kwargs)
+
+
+class HandDetailView(APIView):
+    """One hand's events and summary, with the privacy rule applied."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="A hand you played (or any hand, with ?full=1, for staff)",
+        parameters=[
+            OpenApiParameter(
+                "full",
+                OpenApiTypes.BOOL,
+                OpenApiParameter.QUERY,
+                description="Staff only: every player's hole cards and the deck secrets.",
+            )
+        ],
+        responses={
+            200: s.HandDetailSerializer,
+            400: E400,
+            403: E403,
+            404: _error("Unknown hand, or not one of yours.", "hand_not_found"),
+        },
+        examples=[
+            OpenApiExample(
+                "Your hand",
+                value={
+                    "id": 812,
+                    "table": 7,
+                    "number": 12,
+                    "seats": [1, 2],
+                    "started_at": "2025-01-01T12:00:00Z",
+                    "ended_at": "2025-01-01T12:01:10Z",
+                    "events": [
+                        {
+                            "seq": 4,
+                            "recorded_at": "2025-01-01T12:00:00Z",
+                            "type": "HoleCardsDealt",
+                            "version": 1,
+                            "player": 0,
+                            "seat": 1,
+                            "cards": [51, 45],
+                        },
+                        {
+                            "seq": 5,
+                            "recorded_at": "2025-01-01T12:00:00Z",
+                            "type": "HoleCardsDealt",
+                            "version": 1,
+                            "player": 1,
+                            "seat": 2,
+                            "cards": None,
+                        },
+                    ],
+                    "summary": {"total_pot": 600, "rake": 30, "board": "Ah7d2c9sTd", "shown": {}},
+                },
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request, hand_id: int) -> Response:
+        """Other players' hole cards appear only if they showed them."""
+        query = _valid(s.HandDetailQuerySerializer, request.query_params)
+        if query["full"] and not request.user.is_staff:
+            raise Forbidden("The full hand view is for staff only.", code="permission_denied")
+        return Response(
+            selectors.hand_detail(hand_id=hand_id, viewer_id=request.user.pk, full=query["full"])
+        )

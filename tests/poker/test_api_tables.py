@@ -1,0 +1,233 @@
+"""REST happy paths for tables: lobby, create, sit, state, act, leave, sit-out/in, top-up.
+
+Also holds the small HTTP helpers the other API test modules import.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+
+from handhistory.models import Event
+from poker.models import Seat, Table
+from tests.poker.conftest import fund
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TABLE_BODY = {
+    "name": "Main",
+    "variant": "NT",
+    "small_blind": 50,
+    "big_blind": 100,
+    "min_buy_in": 2000,
+    "max_buy_in": 20000,
+    "max_seats": 6,
+}
+
+
+# --- helpers shared by the API tests ---------------------------------------------------------
+
+
+def post(
+    client: Any, url: str, body: Any = None, *, key: str | None = "auto", **headers: str
+) -> Any:
+    """POSTs JSON with a fresh Idempotency-Key (``key=None`` sends none)."""
+    if key == "auto":
+        key = uuid.uuid4().hex
+    if key is not None:
+        headers["HTTP_IDEMPOTENCY_KEY"] = key
+    return client.post(url, body if body is not None else {}, format="json", **headers)
+
+
+def tables_url(table_id: int | None = None, what: str = "") -> str:
+    if table_id is None:
+        return "/api/v1/tables/"
+    return f"/api/v1/tables/{table_id}/" + (f"{what}/" if what else "")
+
+
+def state(client: Any, table_id: int) -> dict[str, Any]:
+    response = client.get(tables_url(table_id, "state"))
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def sit(
+    client: Any, table_id: int, buy_in: int = 10_000, seat: int | None = None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"buy_in": buy_in}
+    if seat is not None:
+        body["seat"] = seat
+    response = post(client, tables_url(table_id, "sit"), body)
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def act(client: Any, table_id: int, action: str, amount: int | None = None, **extra: Any) -> Any:
+    body: dict[str, Any] = {"action": action, **extra}
+    if amount is not None:
+        body["amount"] = amount
+    return post(client, tables_url(table_id, "actions"), body)
+
+
+def funded_client(auth_client: Any, make_user: Any, amount: int = 1_000_000, **kw: Any) -> Any:
+    user = make_user(**kw)
+    fund(user, amount)
+    return auth_client(user)
+
+
+def actor_client(clients: list[Any], view: dict[str, Any]) -> Any | None:
+    """The client whose turn it is according to a table view, if any."""
+    hand = view["hand"]
+    if hand is None or hand["actor_seat"] is None:
+        return None
+    player_id = next(s["player_id"] for s in view["seats"] if s["seat"] == hand["actor_seat"])
+    return next((c for c in clients if c.user.pk == player_id), None)
+
+
+# --- tests --------------------------------------------------------------------------------------
+
+
+def test_lobby_lists_open_tables_with_seats_taken_and_average_pot(
+    api_client, table, player, auth_client
+):
+    t = table(name="Lobby test")
+    closed = table(name="Closed")
+    Table.objects.filter(pk=closed.pk).update(status=Table.Status.CLOSED)
+    a = auth_client(player())
+    sit(a, t.pk)
+    response = api_client.get(tables_url())
+    assert response.status_code == 200
+    rows = {row["id"]: row for row in response.json()}
+    assert closed.pk not in rows
+    row = rows[t.pk]
+    assert row["seats_taken"] == 1
+    assert row["average_pot"] == 0
+    assert (row["small_blind"], row["big_blind"], row["variant"]) == (50, 100, "NT")
+
+
+def test_staff_creates_a_table(auth_client, make_user):
+    staff = auth_client(make_user(staff=True))
+    response = post(staff, tables_url(), {**TABLE_BODY, "rake_bps": 500, "rake_cap": 300})
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    table = Table.objects.get(pk=body["id"])
+    assert (table.rake_bps, table.rake_cap, table.status) == (500, 300, "open")
+    assert body["name"] == "Main"
+
+
+def test_table_creation_is_refused_to_players(auth_client, api_client):
+    response = post(auth_client(), tables_url(), TABLE_BODY)
+    assert response.status_code == 403
+    assert response.json()["code"] == "permission_denied"
+    response = post(api_client, tables_url(), TABLE_BODY)
+    assert response.status_code == 401
+    assert not Table.objects.exists()
+
+
+def test_table_creation_refuses_nonsense_stakes(auth_client, make_user):
+    staff = auth_client(make_user(staff=True))
+    response = post(staff, tables_url(), {**TABLE_BODY, "small_blind": 500})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_stakes"
+    response = post(staff, tables_url(), {**TABLE_BODY, "big_blind": "100"})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert "big_blind" in response.json()["extra"]["fields"]
+
+
+def test_sit_state_and_act_heads_up(auth_client, table, player):
+    t = table()
+    a, b = auth_client(player()), auth_client(player())
+    assert sit(a, t.pk, seat=1) == {"seat": 1, "buy_in": 10_000, "version": 1}
+    sit(b, t.pk, seat=2)
+    view_a, view_b = state(a, t.pk), state(b, t.pk)
+    assert view_a["hand"] is not None
+    assert len(view_a["you"]["hole_cards"]) == 4 and len(view_b["you"]["hole_cards"]) == 4
+    assert view_a["you"]["hole_cards"] != view_b["you"]["hole_cards"]
+    # nobody else's cards anywhere in my view
+    assert view_b["you"]["hole_cards"] not in str(view_a)
+    assert all(s["cards"] is None for s in view_a["seats"])
+    first = actor_client([a, b], view_a)
+    mine = state(first, t.pk)
+    legal = mine["you"]["legal_actions"]
+    assert legal["actions"] == ["fold", "call", "raise"]
+    assert legal["call_amount"] == 50 and legal["min_to"] == 200 and legal["max_to"] == 10_000
+    other = b if first is a else a
+    assert state(other, t.pk)["you"]["legal_actions"] is None
+    response = act(first, t.pk, "raise", 300, version=mine["version"])
+    assert response.status_code == 200, response.json()
+    assert response.json()["events"][0] == {
+        "type": "RaisedTo",
+        "version": 1,
+        "player": 1,
+        "amount": 300,
+    }
+    assert response.json()["version"] == mine["version"] + 1
+    response = act(other, t.pk, "call")
+    assert response.status_code == 200, response.json()
+    assert state(a, t.pk)["hand"]["street"] == "flop"
+
+
+def test_public_table_view_shows_no_hole_cards(api_client, auth_client, table, player):
+    t = table()
+    a, b = auth_client(player()), auth_client(player())
+    sit(a, t.pk)
+    sit(b, t.pk)
+    view = api_client.get(tables_url(t.pk)).json()
+    assert view["you"] is None
+    assert view["hand"]["id"] is not None
+    for who in (a, b):
+        assert state(who, t.pk)["you"]["hole_cards"] not in str(view)
+
+
+def test_leave_sit_out_sit_in_top_up(auth_client, table, player):
+    t = table()
+    a = auth_client(player())
+    sit(a, t.pk, buy_in=5_000)
+    response = post(a, tables_url(t.pk, "top-up"), {"amount": 1_000})
+    assert response.status_code == 200, response.json()
+    assert response.json()["stack"] == 6_000
+    response = post(a, tables_url(t.pk, "sit-out"))
+    assert response.status_code == 200 and response.json()["state"] == "sitting_out"
+    response = post(a, tables_url(t.pk, "sit-in"))
+    assert response.status_code == 200 and response.json()["state"] == "active"
+    response = post(a, tables_url(t.pk, "leave"))
+    assert response.status_code == 200
+    assert response.json()["cashed_out"] == 6_000
+    assert not Seat.objects.filter(table=t).exists()
+
+
+def test_the_same_key_replays_the_first_outcome(auth_client, table, player):
+    t = table()
+    a = auth_client(player())
+    first = post(a, tables_url(t.pk, "sit"), {"buy_in": 3_000}, key="same-key")
+    events = Event.objects.count()
+    again = post(a, tables_url(t.pk, "sit"), {"buy_in": 3_000}, key="same-key")
+    assert first.status_code == again.status_code == 200
+    assert again.json() == {**first.json(), "replayed": True}
+    assert Event.objects.count() == events
+    other = post(a, tables_url(t.pk, "sit"), {"buy_in": 4_000}, key="same-key")
+    assert other.status_code == 409
+    assert other.json()["code"] == "idempotency_key_reused"
+
+
+def test_device_id_and_address_are_recorded_with_the_events(auth_client, table, player):
+    t = table()
+    a = auth_client(player())
+    response = post(a, tables_url(t.pk, "sit"), {"buy_in": 3_000}, HTTP_X_DEVICE_ID="phone-1")
+    assert response.status_code == 200
+    event = Event.objects.get(stream=t.stream, type="PlayerSat")
+    assert (event.actor_id, event.device_id, event.client_ip) == (a.user.pk, "phone-1", "127.0.0.1")
+
+
+def test_schema_documents_the_poker_api(api_client):
+    response = api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    paths = response.json()["paths"] if response["Content-Type"].endswith("json") else None
+    if paths is None:  # YAML renderer
+        text = response.content.decode()
+        assert "/api/v1/tables/{table_id}/actions/" in text and "Idempotency-Key" in text
+    else:
+        assert "/api/v1/tables/{table_id}/actions/" in paths
