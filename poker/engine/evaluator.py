@@ -96,9 +96,10 @@ def _key_table(deck: Sequence[int]) -> list[int]:
 _KEY = _key_table(FULL_DECK)
 _SD_KEY = _key_table(SHORT_DECK_CARDS)
 _NONFLUSH = STANDARD.nonflush
+_NONFLUSH7 = _NONFLUSH[7]
 _FLUSH = STANDARD.flush
-_SD_NONFLUSH = SHORT_DECK.nonflush
-_SD_FLUSH = SHORT_DECK.flush
+_STANDARD_TABLES = (_NONFLUSH, _FLUSH)
+_SD_TABLES = (SHORT_DECK.nonflush, SHORT_DECK.flush)
 
 
 def _flush_value(key: int, flush: Sequence[int]) -> int:
@@ -126,6 +127,29 @@ def _raise_invalid(cards: object, sizes: str, deck: Sequence[int], what: str) ->
     raise ValueError(f"{what} must have {sizes} cards, got {len(items)}")
 
 
+def _evaluate_any(
+    cards: Sequence[int],
+    key: Sequence[int],
+    tables: tuple[tuple[dict[int, int], ...], Sequence[int]],
+    deck: Sequence[int],
+    what: str,
+) -> int:
+    """Validated evaluation of 5, 6 or 7 cards with the given key list and tables."""
+    try:
+        n = len(cards)
+        k = 0
+        for card in cards:
+            k += key[card]
+    except (IndexError, TypeError):
+        _raise_invalid(cards, "5, 6 or 7", deck, what)
+    if not 5 <= n <= 7 or ((k >> _CARD_BITS) & _CARD_MASK).bit_count() != n:
+        _raise_invalid(cards, "5, 6 or 7", deck, what)
+    nonflush, flush = tables
+    if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
+        return _flush_value(k, flush)
+    return nonflush[n][k >> _RANK_SHIFT]
+
+
 def evaluate(cards: Sequence[int]) -> int:
     """Value of the best five-card high hand within 5, 6 or 7 cards (higher is better).
 
@@ -135,27 +159,22 @@ def evaluate(cards: Sequence[int]) -> int:
     >>> evaluate(parse_cards("AsKsQsJsTs")) == HAND_CLASSES
     True
     """
+    # Seven cards (hold'em showdown, simulations) get an unrolled path; the general one
+    # handles 5 and 6 cards and every error.
+    try:
+        a, b, c, d, e, f, g = cards
+    except (ValueError, TypeError):
+        return _evaluate_any(cards, _KEY, _STANDARD_TABLES, FULL_DECK, "a hand")
     key = _KEY
     try:
-        n = len(cards)
-        if n == 7:
-            a, b, c, d, e, f, g = cards
-            k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
-        elif n == 6:
-            a, b, c, d, e, f = cards
-            k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f]
-        elif n == 5:
-            a, b, c, d, e = cards
-            k = key[a] + key[b] + key[c] + key[d] + key[e]
-        else:
-            _raise_invalid(cards, "5, 6 or 7", FULL_DECK, "a hand")
+        k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
     except (IndexError, TypeError):
         _raise_invalid(cards, "5, 6 or 7", FULL_DECK, "a hand")
-    if ((k >> _CARD_BITS) & _CARD_MASK).bit_count() != n:
+    if ((k >> _CARD_BITS) & _CARD_MASK).bit_count() != 7:
         _raise_invalid(cards, "5, 6 or 7", FULL_DECK, "a hand")
     if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
         return _flush_value(k, _FLUSH)
-    return _NONFLUSH[n][k >> _RANK_SHIFT]
+    return _NONFLUSH7[k >> _RANK_SHIFT]
 
 
 def evaluate7_unchecked(a: int, b: int, c: int, d: int, e: int, f: int, g: int) -> int:
@@ -169,7 +188,7 @@ def evaluate7_unchecked(a: int, b: int, c: int, d: int, e: int, f: int, g: int) 
     k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
     if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
         return _flush_value(k, _FLUSH)
-    return _NONFLUSH[7][k >> _RANK_SHIFT]
+    return _NONFLUSH7[k >> _RANK_SHIFT]
 
 
 def category(value: int) -> str:
@@ -234,27 +253,7 @@ def evaluate_short_deck(cards: Sequence[int]) -> int:
     >>> short_deck_category(evaluate_short_deck(parse_cards("Ah6c7d8s9h")))
     'straight'
     """
-    key = _SD_KEY
-    try:
-        n = len(cards)
-        if n == 7:
-            a, b, c, d, e, f, g = cards
-            k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
-        elif n == 6:
-            a, b, c, d, e, f = cards
-            k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f]
-        elif n == 5:
-            a, b, c, d, e = cards
-            k = key[a] + key[b] + key[c] + key[d] + key[e]
-        else:
-            _raise_invalid(cards, "5, 6 or 7", SHORT_DECK_CARDS, "a short-deck hand")
-    except (IndexError, TypeError):
-        _raise_invalid(cards, "5, 6 or 7", SHORT_DECK_CARDS, "a short-deck hand")
-    if ((k >> _CARD_BITS) & _CARD_MASK).bit_count() != n:
-        _raise_invalid(cards, "5, 6 or 7", SHORT_DECK_CARDS, "a short-deck hand")
-    if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
-        return _flush_value(k, _SD_FLUSH)
-    return _SD_NONFLUSH[n][k >> _RANK_SHIFT]
+    return _evaluate_any(cards, _SD_KEY, _SD_TABLES, SHORT_DECK_CARDS, "a short-deck hand")
 
 
 def short_deck_category(value: int) -> str:

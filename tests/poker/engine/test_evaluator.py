@@ -11,6 +11,8 @@ from math import comb
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from poker.engine._tables import RANK_KEYS
 from poker.engine.cards import SHORT_DECK, parse_cards
@@ -235,6 +237,22 @@ def test_per_call_seven_card_values_match_the_best_of_21_subsets_reference() -> 
         assert evaluate(hand) == table[reference_best(hand)], hand
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True),
+    suits=st.permutations(range(4)),
+    data=st.randoms(use_true_random=False),
+)
+def test_value_ignores_card_order_and_suit_renaming(
+    cards: list[int], suits: list[int], data: random.Random
+) -> None:
+    shuffled = cards.copy()
+    data.shuffle(shuffled)
+    renamed = [(c & ~3) | suits[c & 3] for c in cards]
+    assert evaluate(cards) == evaluate(shuffled) == evaluate(renamed)
+    assert evaluate_batch(np.array([cards, shuffled, renamed])).tolist() == [evaluate(cards)] * 3
+
+
 def test_unchecked_seven_card_path_agrees_with_evaluate() -> None:
     for hand in random_hands(5000, 7, seed=11):
         assert evaluate7_unchecked(*hand) == evaluate(hand)
@@ -274,6 +292,8 @@ def test_flush_with_six_or_seven_suited_cards_uses_the_best_five() -> None:
         ((0, 1, 2, 3, 500), "card 500 is outside 0..51"),
         ((0, 1, 2, 3, -200), "card -200 is outside 0..51"),
         ((0, 1, 2, 3, "As"), "'As' is not a card int"),
+        ((0, 1, 2, 3, 4, 5, None), "None is not a card int"),
+        (5, "must be a sequence of card ints"),
     ],
 )
 def test_evaluate_rejects_invalid_hands_with_a_clear_message(
