@@ -231,3 +231,121 @@ def test_schema_documents_the_poker_api(api_client):
         assert "/api/v1/tables/{table_id}/actions/" in text and "Idempotency-Key" in text
     else:
         assert "/api/v1/tables/{table_id}/actions/" in paths
+
+
+# --- staff: admin pages and the pause / close services ------------------------------------------
+
+
+@pytest.fixture
+def admin_client_(make_user: Any) -> Any:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user = get_user_model().objects.create_superuser(
+        username=f"root-{uuid.uuid4().hex[:6]}", password="pw-Str0ng-enough!"
+    )
+    client = Client()
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+def _stakes(table_id: int) -> dict[int, int]:
+    from ledger.models import Account
+
+    return {
+        s.player_id: Account.objects.get(pk=s.stake_account_id).balance
+        for s in Seat.objects.filter(table_id=table_id)
+    }
+
+
+def _wallet(user: Any) -> int:
+    from poker import money
+
+    return money.player_cash_account(player_id=user.pk, currency="CHIPS").balance
+
+
+def test_admin_table_pages_render_and_create_goes_through_the_service(
+    admin_client_, auth_client, table, player
+):
+    t = table()
+    a, b = auth_client(player()), auth_client(player())
+    sit(a, t.pk)
+    sit(b, t.pk)
+    assert admin_client_.get("/admin/poker/table/").status_code == 200
+    assert admin_client_.get(f"/admin/poker/table/{t.pk}/change/").status_code == 200
+    assert admin_client_.get("/admin/poker/table/add/").status_code == 200
+    hand_id = Table.objects.get(pk=t.pk).current_hand_id
+    page = admin_client_.get(f"/admin/poker/hand/{hand_id}/change/")
+    assert page.status_code == 200
+    assert b"HoleCardsDealt" in page.content and b"BlindPosted" in page.content
+    form = {**TABLE_BODY, "currency": "CHIPS", "ante": 0, "button_blind": 0, "rake_bps": 0,
+            "rake_cap": 0, "action_seconds": 30}  # fmt: skip
+    response = admin_client_.post("/admin/poker/table/add/", form)
+    assert response.status_code == 302, response.content[:2000]
+    assert Table.objects.filter(name="Main").count() == 1
+    # the service's own stakes rule shows up as a form error, and nothing is created
+    response = admin_client_.post(
+        "/admin/poker/table/add/", {**form, "name": "Bad", "small_blind": 500}
+    )
+    assert response.status_code == 200
+    assert b"small blind cannot exceed" in response.content
+    assert not Table.objects.filter(name="Bad").exists()
+
+
+def test_admin_close_action_cashes_everyone_out_even_mid_hand(
+    admin_client_, auth_client, table, player, make_user
+):
+    from ledger.audit import ledger_audit
+
+    t = table()
+    users = [player(), player(), player()]
+    clients = [auth_client(u) for u in users]
+    for c in clients[:2]:
+        sit(c, t.pk, buy_in=5_000)
+    # a third player waits for the big blind: not in the running hand
+    sit(clients[2], t.pk, buy_in=5_000)
+    view = state(clients[0], t.pk)
+    first = actor_client(clients, view)
+    assert act(first, t.pk, "raise", 400).status_code == 200
+    running = Table.objects.get(pk=t.pk).current_hand_id
+    assert running is not None
+    response = admin_client_.post(
+        "/admin/poker/table/", {"action": "close_tables", "_selected_action": [t.pk]}
+    )
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert t.status == Table.Status.CLOSED and t.current_hand_id is None
+    assert not Seat.objects.filter(table=t).exists()
+    from poker.models import Hand
+
+    assert Hand.objects.get(pk=running).ended_at is not None
+    # everybody's money is back in their wallet, the raiser won the blinds
+    total = sum(_wallet(u) for u in users)
+    assert total == 3 * 100_000
+    assert ledger_audit().ok
+    # closed tables refuse seats and vanish from the lobby
+    refused = post(clients[0], tables_url(t.pk, "sit"), {"buy_in": 5_000})
+    assert refused.status_code == 422 and refused.json()["code"] == "table_not_open"
+    assert t.pk not in [row["id"] for row in auth_client().get(tables_url()).json()]
+    closed = Event.objects.filter(stream=t.stream, type="TableClosed").get()
+    assert closed.actor_kind == "staff" and closed.actor_id == admin_client_.user.pk
+
+
+def test_pause_lets_the_hand_finish_and_deals_no_new_one(auth_client, table, player):
+    from poker.services_admin import staff_actor, table_pause, table_resume
+
+    t = table()
+    a, b = auth_client(player()), auth_client(player())
+    sit(a, t.pk)
+    sit(b, t.pk)
+    table_pause(table_id=t.pk, actor=staff_actor(None))
+    view = state(a, t.pk)
+    assert view["hand"] is not None  # the running hand goes on
+    assert act(actor_client([a, b], view), t.pk, "fold").status_code == 200
+    t.refresh_from_db()
+    assert t.status == Table.Status.PAUSED and t.current_hand_id is None
+    assert sorted(_stakes(t.pk).values()) == [9_950, 10_050]
+    table_resume(table_id=t.pk, actor=staff_actor(None))
+    t.refresh_from_db()
+    assert t.status == Table.Status.OPEN and t.current_hand_id is not None

@@ -1,0 +1,190 @@
+"""Staff admin for tables, seats and hands.
+
+Tables are created through the ``table_create`` service (so the same stakes checks
+apply) and changed only through actions that call staff services (pause, resume, close).
+Seats and hands are read-only: they change only through table commands. A hand's page
+shows its event timeline.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.decorators import method_decorator
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.views.decorators.csrf import csrf_protect
+
+from core.errors import DomainError
+from handhistory.store import stream_events
+from poker.engine.events import event_from_dict, redact
+from poker.models import Hand, Seat, Table
+from poker.services import table_create
+from poker.services_admin import staff_actor, table_close, table_pause, table_resume
+
+_CREATE_FIELDS = (
+    "name", "variant", "currency", "small_blind", "big_blind", "ante", "big_blind_ante",
+    "button_blind", "max_seats", "min_buy_in", "max_buy_in", "rake_bps", "rake_cap",
+    "action_seconds",
+)  # fmt: skip
+
+
+class TableForm(forms.ModelForm):  # type: ignore[type-arg]
+    """On add, the table is created by the ``table_create`` service once the form's own
+    checks pass; the service's refusals become form errors (so there is one set of rules)."""
+
+    created: Table | None = None
+
+    class Meta:
+        model = Table
+        fields = _CREATE_FIELDS
+
+    def _post_clean(self) -> None:
+        super()._post_clean()
+        if self.instance.pk is not None or self._errors:
+            return
+        try:
+            self.created = table_create(
+                **{name: self.cleaned_data[name] for name in _CREATE_FIELDS}
+            )
+        except DomainError as exc:
+            self.add_error(None, f"{exc.message} ({exc.code})")
+
+
+class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = Seat
+    extra = 0
+    can_delete = False
+    fields = ("number", "player", "state", "stake_account", "waiting_for_big_blind", "joined_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _run_staff(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Table],  # type: ignore[type-arg]
+               command: Any, done: str) -> None:  # fmt: skip
+    for table in queryset.order_by("pk"):
+        try:
+            command(table_id=table.pk, actor=staff_actor(request.user.pk))
+        except DomainError as exc:
+            modeladmin.message_user(request, f"{table}: {exc.message}", level=messages.ERROR)
+        else:
+            modeladmin.message_user(request, f"{table}: {done}.", level=messages.SUCCESS)
+
+
+@admin.action(description="Pause (finish the running hand, deal no new one)")
+def pause_tables(
+    modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Table]
+) -> None:  # type: ignore[type-arg]
+    _run_staff(modeladmin, request, queryset, table_pause, "paused")
+
+
+@admin.action(description="Resume paused tables")
+def resume_tables(
+    modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Table]
+) -> None:  # type: ignore[type-arg]
+    _run_staff(modeladmin, request, queryset, table_resume, "resumed")
+
+
+@admin.action(description="Close (end any hand and cash everyone out)")
+def close_tables(
+    modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Table]
+) -> None:  # type: ignore[type-arg]
+    _run_staff(modeladmin, request, queryset, table_close, "closed, everyone cashed out")
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("id", "name", "variant", "small_blind", "big_blind", "currency", "max_seats",
+                    "status", "hands_played", "version")  # fmt: skip
+    list_filter = ("status", "variant", "currency")
+    search_fields = ("name",)
+    actions = [pause_tables, resume_tables, close_tables]
+    inlines = [SeatInline]
+    form = TableForm
+
+    def get_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
+        if obj is None:
+            return _CREATE_FIELDS
+        return (*_CREATE_FIELDS, "status", "version", "button_seat", "hands_played",
+                "current_hand", "created_at")  # fmt: skip
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
+        # An existing table changes only through its actions (services), never by a form.
+        return () if obj is None else self.get_fields(request, obj)
+
+    def get_inlines(self, request: HttpRequest, obj: Table | None) -> Any:
+        return [SeatInline] if obj is not None else []
+
+    @method_decorator(csrf_protect)
+    def changeform_view(self, request: HttpRequest, object_id: str | None = None,
+                        form_url: str = "", extra_context: dict[str, Any] | None = None) -> Any:  # fmt: skip
+        # The admin wraps this view in a transaction; the table service must not be nested
+        # (it is durable), and on add it is the only write, so the add page runs unwrapped.
+        if object_id is None:
+            return self._changeform_view(request, object_id, form_url, extra_context)
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        # Nothing is written here: on add the service already created the table (see
+        # TableForm); on change every field is read-only.
+        if not change and form.created is not None:
+            obj.pk = form.created.pk
+            obj.refresh_from_db()
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _render_timeline(hand: Hand) -> SafeString:
+    rows = stream_events(hand.stream)
+    ended = hand.ended_at is not None
+    lines = []
+    for row in rows:
+        payload = row.payload
+        if not ended:  # the deck secrets stay secret while the hand runs, even for staff
+            payload = redact(event_from_dict(payload)).to_dict()
+        shown = {k: v for k, v in payload.items() if k not in ("type", "version")}
+        lines.append((row.seq, row.recorded_at.isoformat(timespec="seconds"), row.type,
+                      row.actor_kind, json.dumps(shown, sort_keys=True)))  # fmt: skip
+    body = format_html_join(
+        "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>", lines
+    )
+    return format_html(
+        "<table><thead><tr><th>seq</th><th>recorded</th><th>event</th><th>by</th>"
+        "<th>payload</th></tr></thead><tbody>{}</tbody></table>",
+        body,
+    )
+
+
+@admin.register(Hand)
+class HandAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("id", "table", "number", "started_at", "ended_at")
+    list_filter = ("table",)
+    search_fields = ("=id", "table__name")
+    list_select_related = ("table",)
+    fields = ("table", "number", "seat_numbers", "player_ids", "started_at", "ended_at",
+              "actor_index", "deadline", "timeline")  # fmt: skip
+    readonly_fields = fields
+
+    @admin.display(description="event timeline")
+    def timeline(self, obj: Hand) -> SafeString:
+        return _render_timeline(obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,94 @@
+"""Staff table commands: pause, resume and close.
+
+They run through the same command envelope as the players' commands
+(``poker.services._run_command``: table row lock, one durable transaction, version bump,
+broadcast after commit) and reuse its helpers, so the money paths are the same ones.
+
+Closing is immediate and complete: the table is marked closed, every seated player who is
+not in the running hand is cashed out at once, and players in the running hand are marked
+as leaving; the hand is then run on with the rule that already applies to players who
+leave mid-hand (check when free, else fold), so it ends inside the same command and its
+settlement cashes the rest out. A closed table never starts another hand. Staff who want
+a hand to finish with real decisions pause first and close once the hand is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from handhistory.store import Actor
+from poker.models import Seat, Table
+from poker.services import (
+    Ctx,
+    TableError,
+    _cash_out,
+    _load_current_hand,
+    _maybe_start_hand,
+    _progress,
+    _run_command,
+    _table_event,
+)
+
+
+def staff_actor(user_id: int | None) -> Actor:
+    """The actor recorded for a staff command."""
+    return Actor(kind="staff", user_id=user_id)
+
+
+def table_pause(*, table_id: int, actor: Actor) -> dict[str, Any]:
+    """No new hand starts; a running hand plays on to its end. Seated players stay."""
+
+    def body(ctx: Ctx) -> dict[str, Any]:
+        if ctx.table.status != Table.Status.OPEN:
+            raise TableError(f"Table {ctx.table.pk} is {ctx.table.status}.", code="table_not_open")
+        ctx.table.status = Table.Status.PAUSED
+        _table_event(ctx, "TablePaused", {"by": actor.user_id})
+        return {"status": ctx.table.status}
+
+    return _run_command(table_id=table_id, player_id=None, key=None, command="pause",
+                        request={}, actor=actor, body=body)  # fmt: skip
+
+
+def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
+    """Opens a paused table again; a hand starts at once when enough players can play."""
+
+    def body(ctx: Ctx) -> dict[str, Any]:
+        if ctx.table.status != Table.Status.PAUSED:
+            raise TableError(f"Table {ctx.table.pk} is {ctx.table.status}, not paused.",
+                             code="table_not_paused")  # fmt: skip
+        ctx.table.status = Table.Status.OPEN
+        _table_event(ctx, "TableResumed", {"by": actor.user_id})
+        _maybe_start_hand(ctx)
+        return {"status": ctx.table.status}
+
+    return _run_command(table_id=table_id, player_id=None, key=None, command="resume",
+                        request={}, actor=actor, body=body)  # fmt: skip
+
+
+def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
+    """Closes the table and cashes everyone out (see the module docstring for a running hand)."""
+
+    def body(ctx: Ctx) -> dict[str, Any]:
+        table = ctx.table
+        if table.status == Table.Status.CLOSED:
+            raise TableError(f"Table {table.pk} is already closed.", code="table_closed")
+        table.status = Table.Status.CLOSED
+        _table_event(ctx, "TableClosed", {"by": actor.user_id})
+        _load_current_hand(ctx)
+        running = ctx.hand is not None and ctx.state is not None and not ctx.state.is_over
+        in_hand = set(ctx.hand.player_ids) if running and ctx.hand is not None else set()
+        cashed_out = 0
+        for seat in Seat.objects.filter(table=table).order_by("number"):
+            if seat.player_id in in_hand:
+                seat.state = Seat.State.LEAVING
+                seat.save(update_fields=["state"])
+            else:
+                cashed_out += _cash_out(ctx, seat, reason="table-closed")
+        if running:
+            # Every player of the hand is now leaving: the hand runs to its end here, and
+            # its settlement cashes them out (and starts nothing, the table being closed).
+            _progress(ctx)
+        return {"status": table.status, "hand_finished": running}
+
+    return _run_command(table_id=table_id, player_id=None, key=None, command="close",
+                        request={}, actor=actor, body=body)  # fmt: skip
