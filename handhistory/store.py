@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection
 from django.utils import timezone
 
 from core.errors import Conflict
@@ -95,19 +95,23 @@ def events_append(
     events: Sequence[NewEvent],
     actor: Actor = SYSTEM,
     expected_seq: int | None = None,
+    head: tuple[int, str] | None = None,
 ) -> list[Event]:
     """Appends events to a stream inside the caller's transaction.
 
     ``expected_seq`` is the seq the caller last saw (optimistic concurrency); a mismatch,
     or a concurrent append winning the unique (stream, seq) race, raises StreamConflict.
     Callers (the table service) hold the table's row lock, so conflicts are rare and mean
-    a genuine race, never a lost event.
+    a genuine race, never a lost event. A caller that already knows the stream's
+    ``head`` (last seq, last hash) may pass it to save a query; a wrong one still cannot
+    corrupt the stream: the unique (stream, seq) refuses it, and a wrong hash would be
+    caught by ``verify_chain``.
     """
     if not connection.in_atomic_block:
         raise RuntimeError("events_append must run inside the caller's transaction")
     if not events:
         return []
-    seq, prev = stream_head(stream)
+    seq, prev = head if head is not None else stream_head(stream)
     if expected_seq is not None and expected_seq != seq:
         raise StreamConflict(
             f"stream {stream} is at {seq}, not {expected_seq}", stream=stream, seq=seq
@@ -147,8 +151,9 @@ def events_append(
         )
         prev = digest
     try:
-        with transaction.atomic():
-            Event.objects.bulk_create(rows)
+        # No savepoint: a conflict aborts the caller's whole transaction anyway, which is
+        # what we want (the command failed), and it saves two round trips per append.
+        Event.objects.bulk_create(rows)
     except IntegrityError:
         raise StreamConflict(
             f"stream {stream} was appended to concurrently", stream=stream

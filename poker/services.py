@@ -22,7 +22,15 @@ from django.utils import timezone
 from core.broadcast import broadcast_table
 from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound
 from handhistory.projections import project_hand
-from handhistory.store import SYSTEM, Actor, NewEvent, events_append, stream_events, stream_head
+from handhistory.store import (
+    GENESIS,
+    SYSTEM,
+    Actor,
+    NewEvent,
+    events_append,
+    stream_events,
+    stream_head,
+)
 from ledger.models import Account
 from poker import money
 from poker.engine.betting import legal_actions
@@ -58,11 +66,12 @@ _SNAPSHOTS: dict[int, tuple[str, HandState]] = {}
 _SNAPSHOT_LIMIT = 2048
 
 
-def hand_state(hand: Hand, *, use_snapshot: bool = True) -> tuple[HandState, str]:
-    """The engine state of ``hand`` and its stream head hash (snapshot or full replay)."""
-    _, head = stream_head(hand.stream)
+def hand_state(hand: Hand, *, use_snapshot: bool = True) -> tuple[HandState, tuple[int, str]]:
+    """The engine state of ``hand`` and its stream head (seq, hash): the in-process
+    snapshot when it is verified against the head, else a full replay of the events."""
+    head = stream_head(hand.stream)
     cached = _SNAPSHOTS.get(hand.pk) if use_snapshot else None
-    if cached is not None and cached[0] == head:
+    if cached is not None and cached[0] == head[1]:
         return cached[1], head
     state = replay(event_from_dict(row.payload) for row in stream_events(hand.stream))
     return state, head
@@ -85,10 +94,15 @@ class Ctx:
     actor: Actor
     hand: Hand | None = None
     state: HandState | None = None
+    #: (seq, hash) of the hand stream's last event, kept current as we append.
+    head: tuple[int, str] | None = None
     broadcasts: list[dict[str, Any]] = field(default_factory=list)
 
     def seats(self) -> dict[int, Seat]:
-        return {s.number: s for s in Seat.objects.filter(table=self.table).select_related("player")}
+        return {
+            s.number: s
+            for s in Seat.objects.filter(table=self.table).select_related("stake_account")
+        }
 
 
 def _request_hash(command: str, request: dict[str, Any]) -> str:
@@ -146,8 +160,8 @@ def _run_command(
         if done is None or done.request_hash != digest:
             raise
         return {**done.result, "replayed": True}
-    if ctx.hand is not None and ctx.state is not None:
-        _remember(ctx.hand.pk, stream_head(ctx.hand.stream)[1], ctx.state)
+    if ctx.hand is not None and ctx.state is not None and ctx.head is not None:
+        _remember(ctx.hand.pk, ctx.head[1], ctx.state)
     return result
 
 
@@ -192,7 +206,7 @@ def _table_event(ctx: Ctx, type_: str, payload: dict[str, Any]) -> None:
 def _load_current_hand(ctx: Ctx) -> None:
     if ctx.table.current_hand_id is not None and ctx.hand is None:
         ctx.hand = Hand.objects.get(pk=ctx.table.current_hand_id)
-        ctx.state, _ = hand_state(ctx.hand)
+        ctx.state, ctx.head = hand_state(ctx.hand)
 
 
 def _next_seat(numbers: list[int], after: int | None) -> int:
@@ -246,10 +260,7 @@ def _maybe_start_hand(ctx: Ctx) -> None:
     table = ctx.table
     if table.status != Table.Status.OPEN or table.current_hand_id is not None:
         return
-    seats = {n: s for n, s in ctx.seats().items()}
-    for s in seats.values():
-        s.stake_account.refresh_from_db()
-    lineup = _hand_lineup(table, seats)
+    lineup = _hand_lineup(table, ctx.seats())
     if lineup is None:
         return
     button, players = lineup
@@ -282,6 +293,7 @@ def _maybe_start_hand(ctx: Ctx) -> None:
     _table_event(ctx, "HandBegan", {"hand": hand.pk, "number": hand.number, "button_seat": button,
                                      "seats": hand.seat_numbers})  # fmt: skip
     ctx.hand = hand
+    ctx.head = (0, GENESIS)
     state, events = start_hand(config, FairDeck())
     ctx.state = state
     _append_engine(ctx, events, SYSTEM)
@@ -611,8 +623,9 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
             raise TableError("You are not in the current hand.", code="not_in_hand")
         assert ctx.state is not None and ctx.hand is not None
         ctx.state, events = act(ctx.state, index, str(action), amount)  # type: ignore[arg-type]
-        seat.consecutive_timeouts = 0
-        seat.save(update_fields=["consecutive_timeouts"])
+        if seat.consecutive_timeouts:
+            seat.consecutive_timeouts = 0
+            seat.save(update_fields=["consecutive_timeouts"])
         _append_engine(ctx, events, actor)
         hand_id = ctx.hand.pk
         _progress(ctx)
