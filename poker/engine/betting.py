@@ -137,7 +137,7 @@ def legal_actions(state: HandState) -> LegalActions | None:
     bets = state.bets
     max_bet = max(bets)
     to_call = min(max_bet - bets[p], state.stacks[p])
-    actions = [FOLD, CALL if to_call else CHECK]
+    actions = [FOLD, CALL] if to_call else [CHECK]
     bounds = _raise_bounds(state, p)
     if isinstance(bounds, IllegalAction):
         return LegalActions(p, tuple(actions), to_call, None, None)
@@ -149,8 +149,17 @@ def legal_actions(state: HandState) -> LegalActions | None:
 
 
 def verify_fold(state: HandState, player: int) -> None:
-    """Folding is allowed to the player to act, even when checking is free."""
-    _check_actor(state, player, FOLD)
+    """Folding needs a bet to face: a player who may check cannot throw the hand away.
+
+    Folding for free could leave a side pot with nobody to win it (everyone still in it
+    folding while an all-in player waits), so the engine refuses it, as tournament rules do.
+    """
+    p = _check_actor(state, player, FOLD)
+    if state.bets[p] >= max(state.bets):
+        raise IllegalAction(
+            code="cannot_fold",
+            message=f"fold refused: there is nothing to call; check instead {context(state, p)}",
+        )
 
 
 def can_fold(state: HandState, player: int) -> bool:

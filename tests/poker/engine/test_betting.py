@@ -179,3 +179,12 @@ def test_a_player_who_cannot_cover_the_call_can_only_call_all_in() -> None:
     assert legal is not None
     assert legal.actor == 2 and legal.actions == ("fold", "call") and legal.call_amount == 200
     assert refused(state, "2 raise 300").code == "insufficient_chips"
+
+
+def test_folding_is_refused_when_checking_is_free() -> None:
+    # Otherwise everyone in a side pot could fold to nothing and leave it without a winner.
+    state, _ = started(config((1000,) * 3), "AsKs", "2c7d", "QhJh")
+    state, _ = script(state, "2 call", "0 call")
+    legal = legal_actions(state)
+    assert legal is not None and legal.actions == ("check", "raise")
+    assert refused(state, "1 fold").code == "cannot_fold"

@@ -57,7 +57,7 @@ def test_straddle_acts_last_preflop_and_the_minimum_raise_doubles_it() -> None:
     legal = legal_actions(state)
     assert legal is not None
     assert legal.actor == 2
-    assert legal.actions == ("fold", "check", "raise")
+    assert legal.actions == ("check", "raise")
 
 
 def test_a_blind_larger_than_the_stack_is_posted_all_in() -> None:
