@@ -1,6 +1,7 @@
 """Kill the server in the middle of a hand, start it again: the hand continues from its
 events, and at the end stacks, ledger and event store agree."""
 
+import contextlib
 import json
 import os
 import signal
@@ -49,6 +50,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--port", str(self.port)],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
         )  # fmt: skip
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -60,13 +62,17 @@ class Server:
         raise AssertionError("server did not start")
 
     def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
+        """SIGKILL the server and everything it started: a crash, no graceful shutdown."""
+        os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
 
     def stop(self):
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             self.proc.wait(timeout=20)
+        if self.proc:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
 
     def call(self, method, path, token, body=None):
         request = urllib.request.Request(

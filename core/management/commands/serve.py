@@ -13,6 +13,17 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 
+def _die_with_parent() -> None:
+    """Linux: the child gets SIGTERM when ``serve`` dies, even by SIGKILL, so a crashed
+    server never leaves orphan workers consuming tasks."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: rely on the finally-block below
+        pass
+
+
 class Command(BaseCommand):
     help = "Run the ASGI server (and Celery worker + beat when REDIS_URL is set)."
 
@@ -32,10 +43,17 @@ class Command(BaseCommand):
         children: list[subprocess.Popen[bytes]] = []
         if not settings.CELERY_TASK_ALWAYS_EAGER:
             celery = [sys.executable, "-m", "celery", "-A", "config"]
-            children.append(subprocess.Popen([*celery, "worker", "--loglevel=INFO", "-c", "2"]))
+            children.append(
+                subprocess.Popen(
+                    [*celery, "worker", "--loglevel=INFO", "-c", "2"], preexec_fn=_die_with_parent
+                )
+            )
             beat_file = str(settings.BASE_DIR / "var" / "celerybeat-schedule")
             children.append(
-                subprocess.Popen([*celery, "beat", "--loglevel=INFO", "--schedule", beat_file])
+                subprocess.Popen(
+                    [*celery, "beat", "--loglevel=INFO", "--schedule", beat_file],
+                    preexec_fn=_die_with_parent,
+                )
             )
             self.stdout.write("Celery worker and beat started.")
         self.stdout.flush()
