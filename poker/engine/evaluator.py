@@ -15,15 +15,19 @@ True
 How it works: every card has one precomputed integer key packing three additive fields,
 so a single sum of table lookups describes a whole hand:
 
-* bits 0-15: four 4-bit suit counters (``1 << 4 * suit``). Adding 3 to every counter
-  sets bit 3 of a counter exactly when that suit has five or more cards, so
-  ``(key + 0x3333) & 0x8888`` detects a flush without a branch per suit.
-* bits 16-67: one bit per card, suit-major (``16 + 13 * suit + rank``). The sum has as
+* bits 0-23: the sum of the cards' additive rank keys (see :mod:`poker.engine._tables`),
+  the index of the non-flush table.
+* bits 24-39: four 4-bit suit counters (``1 << 24 + 4 * suit``). Adding 3 to every
+  counter sets bit 3 of a counter exactly when that suit has five or more cards, so one
+  addition and one mask detect a flush without a branch per suit.
+* bits 40-91: one bit per card, suit-major (``40 + 13 * suit + rank``). The sum has as
   many bits set as there are cards only if no card repeats (a repeat carries), which
   validates the hand almost for free; the 13 bits of the flush suit are the flush's rank
   mask.
-* bits 68 and up: the sum of the cards' additive rank keys (see
-  :mod:`poker.engine._tables`), the index of the non-flush table.
+
+The keys live in a dict, so anything that is not a card of the deck (negative, too
+large, a low card in short deck) fails the lookup instead of aliasing a real card, as
+negative list indices would. Lookup is by equality, so numpy integers work as cards.
 
 Lookups go through Python lists and dicts (numpy scalar indexing is slow); the batch path
 uses the same scheme with numpy arrays.
@@ -67,34 +71,24 @@ HAND_CLASSES = len(STANDARD.category_of) - 1
 #: Number of distinct short-deck five-card hand values.
 SHORT_DECK_HAND_CLASSES = len(SHORT_DECK.category_of) - 1
 
-_CARD_BITS = 16
-_RANK_SHIFT = 68
-_FLUSH_PROBE = 0x3333
-_FLUSH_FLAGS = 0x8888
-_CARD_MASK = (1 << 52) - 1
+_RANK_MASK = (1 << 24) - 1
+_SUIT_SHIFT = 24
+_FLUSH_PROBE = 0x3333 << _SUIT_SHIFT
+_FLUSH_FLAGS = 0x8888 << _SUIT_SHIFT
+_CARD_SHIFT = 40
 
 
 def _card_key(card: int) -> int:
     rank, suit = card >> 2, card & 3
     return (
-        (RANK_KEYS[rank] << _RANK_SHIFT)
-        | (1 << (_CARD_BITS + 13 * suit + rank))
-        | (1 << (4 * suit))
+        RANK_KEYS[rank] | (1 << (_SUIT_SHIFT + 4 * suit)) | (1 << (_CARD_SHIFT + 13 * suit + rank))
     )
 
 
-def _key_table(deck: Sequence[int]) -> list[int]:
-    # 104 entries: a negative index down to -52 and any index 52..103 land on a 0 key,
-    # which leaves a card bit missing, so bad cards fail the cheap popcount check
-    # instead of aliasing real cards; anything further out raises IndexError.
-    keys = [0] * 104
-    for card in deck:
-        keys[card] = _card_key(card)
-    return keys
-
-
-_KEY = _key_table(FULL_DECK)
-_SD_KEY = _key_table(SHORT_DECK_CARDS)
+_KEY = {card: _card_key(card) for card in FULL_DECK}
+_SD_KEY = {card: _card_key(card) for card in SHORT_DECK_CARDS}
+# The unchecked path indexes a list, a little faster than the dict.
+_KEY_LIST = [_card_key(card) for card in FULL_DECK]
 _NONFLUSH = STANDARD.nonflush
 _NONFLUSH7 = _NONFLUSH[7]
 _FLUSH = STANDARD.flush
@@ -104,8 +98,8 @@ _SD_TABLES = (SHORT_DECK.nonflush, SHORT_DECK.flush)
 
 def _flush_value(key: int, flush: Sequence[int]) -> int:
     # Only one suit can hold five of at most seven cards, so the highest flag is it.
-    suit = ((key + _FLUSH_PROBE) & _FLUSH_FLAGS).bit_length() // 4 - 1
-    return flush[(key >> (_CARD_BITS + 13 * suit)) & 0x1FFF]
+    suit = (((key + _FLUSH_PROBE) & _FLUSH_FLAGS).bit_length() - _SUIT_SHIFT) // 4 - 1
+    return flush[(key >> (_CARD_SHIFT + 13 * suit)) & 0x1FFF]
 
 
 def _raise_invalid(cards: object, sizes: str, deck: Sequence[int], what: str) -> NoReturn:
@@ -129,7 +123,7 @@ def _raise_invalid(cards: object, sizes: str, deck: Sequence[int], what: str) ->
 
 def _evaluate_any(
     cards: Sequence[int],
-    key: Sequence[int],
+    key: dict[int, int],
     tables: tuple[tuple[dict[int, int], ...], Sequence[int]],
     deck: Sequence[int],
     what: str,
@@ -140,14 +134,14 @@ def _evaluate_any(
         k = 0
         for card in cards:
             k += key[card]
-    except (IndexError, TypeError):
+    except (KeyError, TypeError):
         _raise_invalid(cards, "5, 6 or 7", deck, what)
-    if not 5 <= n <= 7 or ((k >> _CARD_BITS) & _CARD_MASK).bit_count() != n:
+    if not 5 <= n <= 7 or (k >> _CARD_SHIFT).bit_count() != n:
         _raise_invalid(cards, "5, 6 or 7", deck, what)
     nonflush, flush = tables
     if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
         return _flush_value(k, flush)
-    return nonflush[n][k >> _RANK_SHIFT]
+    return nonflush[n][k & _RANK_MASK]
 
 
 def evaluate(cards: Sequence[int]) -> int:
@@ -168,13 +162,13 @@ def evaluate(cards: Sequence[int]) -> int:
     key = _KEY
     try:
         k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
-    except (IndexError, TypeError):
+    except (KeyError, TypeError):
         _raise_invalid(cards, "5, 6 or 7", FULL_DECK, "a hand")
-    if ((k >> _CARD_BITS) & _CARD_MASK).bit_count() != 7:
+    if (k >> _CARD_SHIFT).bit_count() != 7:
         _raise_invalid(cards, "5, 6 or 7", FULL_DECK, "a hand")
     if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
         return _flush_value(k, _FLUSH)
-    return _NONFLUSH7[k >> _RANK_SHIFT]
+    return _NONFLUSH7[k & _RANK_MASK]
 
 
 def evaluate7_unchecked(a: int, b: int, c: int, d: int, e: int, f: int, g: int) -> int:
@@ -184,11 +178,11 @@ def evaluate7_unchecked(a: int, b: int, c: int, d: int, e: int, f: int, g: int) 
     deck and are known to be distinct ints in 0..51. Anything else gives a meaningless
     result or an exception, never a ValueError.
     """
-    key = _KEY
+    key = _KEY_LIST
     k = key[a] + key[b] + key[c] + key[d] + key[e] + key[f] + key[g]
     if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
         return _flush_value(k, _FLUSH)
-    return _NONFLUSH7[k >> _RANK_SHIFT]
+    return _NONFLUSH7[k & _RANK_MASK]
 
 
 def category(value: int) -> str:
@@ -212,14 +206,14 @@ def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
     try:
         hole_keys = [key[c] for c in hole]
         board_keys = [key[c] for c in board]
-    except (IndexError, TypeError):
+    except (KeyError, TypeError):
         _raise_invalid([*hole, *board], "", FULL_DECK, "an Omaha hand")
     nh, nb = len(hole_keys), len(board_keys)
     if not 4 <= nh <= 6:
         raise ValueError(f"Omaha needs 4 to 6 hole cards, got {nh}")
     if not 3 <= nb <= 5:
         raise ValueError(f"Omaha needs 3 to 5 board cards, got {nb}")
-    if ((sum(hole_keys) + sum(board_keys)) >> _CARD_BITS & _CARD_MASK).bit_count() != nh + nb:
+    if ((sum(hole_keys) + sum(board_keys)) >> _CARD_SHIFT).bit_count() != nh + nb:
         _raise_invalid([*hole, *board], "", FULL_DECK, "an Omaha hand")
 
     nonflush, flush = _NONFLUSH[5], _FLUSH
@@ -232,7 +226,7 @@ def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
             if (k + _FLUSH_PROBE) & _FLUSH_FLAGS:
                 value = _flush_value(k, flush)
             else:
-                value = nonflush[k >> _RANK_SHIFT]
+                value = nonflush[k & _RANK_MASK]
             if value > best:
                 best = value
     return best
@@ -266,8 +260,9 @@ def short_deck_category(value: int) -> str:
 # ---------------------------------------------------------------------------------------
 # Batch evaluation with numpy: same idea, split in two gathers because the fields need
 # more than 64 bits. ``_NP_KEY`` holds suit counters (bits 0-15) and the rank-key sum
-# (bits 16+); ``_NP_BITS`` the card bits (suit-major, bits 0-51). Entries 52..103 are 0
-# for the same reason as in ``_key_table``.
+# (bits 16+); ``_NP_BITS`` the card bits (suit-major, bits 0-51). Entries 52..103 are 0:
+# take(mode="clip") sends every index above 51 to a zero entry, and a zero key leaves a
+# card bit missing, so the popcount check rejects the row.
 _NP_KEY = np.zeros(104, dtype=np.int64)
 _NP_BITS = np.zeros(104, dtype=np.uint64)
 for _card in FULL_DECK:
@@ -353,8 +348,8 @@ def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
         counts = np.bitwise_count(card_bits)
         if counts.min() != n:
             _raise_first_bad_row(arr, start)
-        flags = np.add(key, _FLUSH_PROBE, out=flag_buf[:size])
-        np.bitwise_and(flags, _FLUSH_FLAGS, out=flags)
+        flags = np.add(key, 0x3333, out=flag_buf[:size])
+        np.bitwise_and(flags, 0x8888, out=flags)
         np.right_shift(key, 16, out=key)
         chunk_out = out[start : start + size]
         nonflush.take(key, out=chunk_out, mode="clip")

@@ -268,6 +268,12 @@ def test_batch_matches_the_reference_for_5_6_and_7_columns(size: int) -> None:
     assert [evaluate(h) for h in hands] == expected
 
 
+def test_numpy_integers_are_accepted_as_cards() -> None:
+    hand = parse_cards("AsKsQsJsTs2c3d")
+    assert evaluate(tuple(np.array(hand))) == evaluate(hand) == HAND_CLASSES
+    assert evaluate(np.array(hand[:5], dtype=np.int8)) == HAND_CLASSES
+
+
 def test_batch_of_zero_rows_is_empty() -> None:
     assert evaluate_batch(np.zeros((0, 7), dtype=np.int64)).shape == (0,)
 
@@ -291,6 +297,9 @@ def test_flush_with_six_or_seven_suited_cards_uses_the_best_five() -> None:
         ((0, 1, 2, 3, -1), "card -1 is outside 0..51"),
         ((0, 1, 2, 3, 500), "card 500 is outside 0..51"),
         ((0, 1, 2, 3, -200), "card -200 is outside 0..51"),
+        # Negative ints that a list index would wrap onto real cards.
+        ((0, 1, 2, 3, -60), "card -60 is outside 0..51"),
+        ((0, 1, 2, 3, 4, 5, -60), "card -60 is outside 0..51"),
         ((0, 1, 2, 3, "As"), "'As' is not a card int"),
         ((0, 1, 2, 3, 4, 5, None), "None is not a card int"),
         (5, "must be a sequence of card ints"),
@@ -374,6 +383,7 @@ def test_omaha_matches_the_reference_for_four_five_and_six_hole_cards() -> None:
         ((0, 1, 2, 3), (8, 9, 10, 11, 12, 13), "3 to 5 board cards, got 6"),
         ((0, 1, 2, 3), (3, 9, 10), r"duplicate cards \[3\]"),
         ((0, 1, 2, 52), (8, 9, 10), "card 52 is outside"),
+        ((0, 1, 2, 3), (8, 9, -50), "card -50 is outside"),
     ],
 )
 def test_omaha_rejects_invalid_input(
@@ -447,7 +457,14 @@ def test_short_deck_seven_cards_match_the_reference() -> None:
 
 
 @pytest.mark.parametrize(
-    "cards", [(16, 17, 18, 19), (16, 17, 18, 19, 19), (16, 17, 18, 19, 15), (16, 17, 18, 19, 52)]
+    "cards",
+    [
+        (16, 17, 18, 19),
+        (16, 17, 18, 19, 19),
+        (16, 17, 18, 19, 15),
+        (16, 17, 18, 19, 52),
+        (16, 17, 18, 19, -30),
+    ],
 )
 def test_short_deck_rejects_invalid_hands(cards: tuple[int, ...]) -> None:
     with pytest.raises(ValueError):
