@@ -163,6 +163,8 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
     CELERY_TASK_EAGER_PROPAGATES = True
 
+# A deployment (or a test run) can keep its tasks on its own queue of a shared broker.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -271,3 +273,31 @@ LOGGING = {
         "django.request": {"level": "ERROR", "propagate": True},
     },
 }
+
+# --- Poker: the shot clock sweeper and housekeeping ----------------------------------
+CELERY_BEAT_SCHEDULE["poker-sweep-timeouts"] = {"task": "poker.sweep_timeouts", "schedule": 1.0}
+CELERY_BEAT_SCHEDULE["poker-prune-update-log"] = {
+    "task": "poker.prune_update_log",
+    "schedule": 600.0,
+}
+
+# --- Wallet / ledger ----------------------------------------------------------------
+
+WALLET_CURRENCIES = _env_list("WALLET_CURRENCIES", ["CHIPS", "EUR", "USD"])
+WALLET_SIGNUP_CHIPS = int(os.environ.get("WALLET_SIGNUP_CHIPS", "100000"))
+WALLET_DEFAULT_GATEWAY = os.environ.get("WALLET_DEFAULT_GATEWAY", "sandbox")
+WALLET_GATEWAYS: dict[str, dict[str, object]] = {
+    "sandbox": {"class": "wallet.gateways.SandboxGateway"},
+    # A webhook-confirming gateway; disabled (404) until its secret is configured.
+    "test": {
+        "class": "wallet.gateways.HmacWebhookGateway",
+        "secret": os.environ.get("WALLET_TEST_GATEWAY_SECRET", ""),
+    },
+}
+WALLET_WEBHOOK_TOLERANCE_S = int(os.environ.get("WALLET_WEBHOOK_TOLERANCE_S", "300"))
+WALLET_WITHDRAWAL_MIN = int(os.environ.get("WALLET_WITHDRAWAL_MIN", "100"))
+WALLET_WITHDRAWAL_DAILY_MAX = int(os.environ.get("WALLET_WITHDRAWAL_DAILY_MAX", "1000000"))
+WALLET_SANDBOX_AUTO_APPROVE_WITHDRAWALS = _env_bool(
+    "WALLET_SANDBOX_AUTO_APPROVE_WITHDRAWALS", False
+)
+CELERY_BEAT_SCHEDULE["ledger-audit"] = {"task": "ledger.audit", "schedule": 3600.0}

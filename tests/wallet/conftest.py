@@ -1,0 +1,55 @@
+"""Wallet fixtures: a player with money, a staff client, and request helpers."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from ledger.models import Transfer
+
+_keys = itertools.count()
+
+
+def new_key() -> str:
+    return f"key-{next(_keys)}"
+
+
+def post(
+    client: Any, url: str, body: dict[str, Any] | None = None, key: str | None = "auto"
+) -> Any:
+    headers = {} if key is None else {"HTTP_IDEMPOTENCY_KEY": new_key() if key == "auto" else key}
+    return client.post(url, body or {}, format="json", **headers)
+
+
+@pytest.fixture
+def player(auth_client: Callable[..., Any]) -> Any:
+    """An authenticated client whose user holds 10,000 EUR cents (sandbox deposit)."""
+    client = auth_client()
+    response = post(client, "/api/v1/wallet/deposits/", {"amount": 10_000, "currency": "EUR"})
+    assert response.status_code == 201, response.json()
+    return client
+
+
+@pytest.fixture
+def staff(auth_client: Callable[..., Any], make_user: Callable[..., Any]) -> Any:
+    return auth_client(make_user(staff=True))
+
+
+@pytest.fixture
+def transfer_count() -> Callable[[], int]:
+    return lambda: Transfer.objects.count()
+
+
+def balances(client: Any) -> dict[str, dict[str, int]]:
+    response = client.get("/api/v1/wallet/")
+    assert response.status_code == 200
+    return {row["currency"]: row for row in response.json()["balances"]}
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    # Password hashing dominates these tests otherwise; what we test is money.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,59 @@
+"""Typed wallet errors (the ledger's own errors pass through unchanged)."""
+
+from __future__ import annotations
+
+from core.errors import Conflict, DomainError, InvalidRequest, NotFound
+
+
+class InvalidAmount(InvalidRequest):
+    default_code = "invalid_amount"
+
+
+class UnknownCurrency(InvalidRequest):
+    default_code = "unknown_currency"
+
+
+class CurrencyNotAllowed(DomainError):
+    """Play money is granted, never deposited or withdrawn."""
+
+    default_code = "currency_not_allowed"
+
+
+class WithdrawalBelowMinimum(DomainError):
+    default_code = "withdrawal_below_minimum"
+
+
+class WithdrawalDailyLimit(DomainError):
+    default_code = "withdrawal_daily_limit"
+
+
+class WithdrawalNotPending(Conflict):
+    default_code = "withdrawal_not_pending"
+
+
+class UnknownGateway(NotFound):
+    default_code = "unknown_gateway"
+
+
+class InvalidSignature(DomainError):
+    status = 401
+    default_code = "invalid_signature"
+
+
+class StaleWebhook(DomainError):
+    status = 401
+    default_code = "webhook_stale"
+
+
+class MalformedWebhook(InvalidRequest):
+    default_code = "webhook_malformed"
+
+
+class DepositMismatch(DomainError):
+    default_code = "deposit_mismatch"
+
+
+class IdempotencyConflict(Conflict):
+    """The same derived id (Idempotency-Key) was used for a different request."""
+
+    default_code = "idempotency_key_reused"

@@ -1,0 +1,133 @@
+"""Player-money records on top of the ledger (the money itself lives in ledger transfers)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Deposit(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending (awaiting the gateway)"
+        CONFIRMED = "confirmed", "Confirmed"
+        FAILED = "failed", "Failed"
+
+    # Derived from the client's Idempotency-Key: a retried request finds its deposit.
+    id = models.UUIDField(primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=8)
+    gateway = models.CharField(max_length=32)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    transfer_id = models.UUIDField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_deposit_amount_gt_0")
+        ]
+
+    def __str__(self) -> str:
+        return f"deposit {self.id} {self.amount} {self.currency} {self.status}"
+
+
+class Withdrawal(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending (funds held)"
+        APPROVED = "approved", "Approved (paid out)"
+        REJECTED = "rejected", "Rejected (funds released)"
+
+    id = models.UUIDField(primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=8)
+    gateway = models.CharField(max_length=32)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    hold_transfer_id = models.UUIDField()
+    resolution_transfer_id = models.UUIDField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=255, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_withdrawal_amount_gt_0")
+        ]
+        indexes = [
+            models.Index(fields=["user", "currency", "created_at"], name="wallet_wd_user_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"withdrawal {self.id} {self.amount} {self.currency} {self.status}"
+
+
+class WebhookEvent(models.Model):
+    """Every gateway event processed, once: a replayed event id is a no-op."""
+
+    gateway = models.CharField(max_length=32)
+    event_id = models.CharField(max_length=128)
+    event_type = models.CharField(max_length=64)
+    payload = models.JSONField()
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["gateway", "event_id"], name="wallet_webhook_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.gateway}:{self.event_id}"
+
+
+class Adjustment(models.Model):
+    """A staff correction: a new ledger transfer, with who did it and why."""
+
+    id = models.UUIDField(primary_key=True)
+    account = models.ForeignKey("ledger.Account", on_delete=models.PROTECT, related_name="+")
+    amount = models.BigIntegerField(help_text="Positive credits the account, negative debits it.")
+    reason = models.TextField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    transfer_id = models.UUIDField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="wallet_adjustment_nonzero"),
+            models.CheckConstraint(condition=~Q(reason=""), name="wallet_adjustment_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"adjustment {self.amount} on {self.account_id}"
+
+
+class IdempotencyRecord(models.Model):
+    """A stored API response per (user, endpoint, Idempotency-Key); see core.idempotency."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    endpoint = models.CharField(max_length=255)
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "endpoint", "key"], name="wallet_idempotency_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.endpoint} {self.key}"

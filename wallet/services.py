@@ -1,0 +1,582 @@
+"""Player money: accounts, sign-up grant, deposits, withdrawals, table money, adjustments.
+
+Every movement is a ledger transfer posted through the ledger's one posting core. Ids
+of what we create are derived (uuid5) from the caller's idempotency key, so a retried or
+duplicated request finds the original instead of moving money twice.
+
+Transaction contract
+--------------------
+* ``deposit_create``, ``deposit_webhook_handle``, ``withdrawal_request``,
+  ``withdrawal_approve``, ``withdrawal_reject``, ``adjustment_create``: each runs in its
+  own durable transaction (``transaction.atomic(durable=True)``): they cannot be
+  silently nested in someone else's transaction.
+* ``seat_buy_in``, ``seat_cash_out``, ``hand_settle`` (for the table layer) and
+  ``signup_grant`` (a registration hook) run INSIDE THE CALLER'S transaction: they raise
+  ``TransactionRequired`` outside ``transaction.atomic()``. The caller locks the table,
+  appends its events and settles money in one commit; our writes commit or roll back
+  with it, and a refusal (e.g. ``InsufficientFunds``) leaves nothing of ours behind
+  (savepoint) so the caller may handle it and go on.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from core.errors import InvalidRequest, NotFound
+from ledger.errors import InvalidTransfer
+from ledger.models import Account, AccountKind
+from ledger.posting import (
+    PendingResolution,
+    Posting,
+    TransactionRequired,
+    TransferRecord,
+    TransferRequest,
+    check_amount,
+)
+from ledger.services import ledger_account_open, ledger_post_transfers_in_transaction
+from wallet.errors import (
+    CurrencyNotAllowed,
+    DepositMismatch,
+    IdempotencyConflict,
+    InvalidAmount,
+    UnknownCurrency,
+    WithdrawalBelowMinimum,
+    WithdrawalDailyLimit,
+    WithdrawalNotPending,
+)
+from wallet.gateways import gateway_get
+from wallet.models import Adjustment, Deposit, WebhookEvent, Withdrawal
+
+_NS = uuid.UUID("0b5e7f3a-8c1d-4e2f-9a6b-7c3d2e1f0a9b")
+PLAY_MONEY = "CHIPS"
+
+
+def derived_id(*parts: object) -> uuid.UUID:
+    """A deterministic UUID for the given parts (stable transfer ids for retries)."""
+    return uuid.uuid5(_NS, "\n".join(str(p) for p in parts))
+
+
+# --- validation ------------------------------------------------------------------
+
+
+def amount_validate(value: object) -> int:
+    """A strict positive integer below 2**63 (no bool, float or string), else 400."""
+    try:
+        return check_amount(value)
+    except InvalidTransfer as exc:
+        raise InvalidAmount(exc.message, value=repr(value)) from None
+
+
+def currency_validate(value: object) -> str:
+    """One of ``settings.WALLET_CURRENCIES``, else 400 ``unknown_currency``."""
+    if not isinstance(value, str) or value not in settings.WALLET_CURRENCIES:
+        raise UnknownCurrency(
+            f"currency must be one of {', '.join(settings.WALLET_CURRENCIES)}, got {value!r}.",
+            allowed=list(settings.WALLET_CURRENCIES),
+        )
+    return value
+
+
+def _real_money(currency: str, action: str) -> None:
+    if currency == PLAY_MONEY:
+        raise CurrencyNotAllowed(
+            f"{PLAY_MONEY} is play money: it cannot be {action}.", currency=currency
+        )
+
+
+# --- accounts ----------------------------------------------------------------------
+
+
+def player_account(*, user_id: int, currency: str) -> Account:
+    """The player's cash account in ``currency`` (created on demand; never overdraws)."""
+    return ledger_account_open(
+        kind=AccountKind.PLAYER_CASH, owner_ref=f"user:{user_id}", currency=currency
+    )
+
+
+def clearing_account(*, gateway: str, currency: str) -> Account:
+    """Money in transit with a gateway; negative = the gateway owes us."""
+    return ledger_account_open(
+        kind=AccountKind.PAYMENT_CLEARING,
+        owner_ref=f"gateway:{gateway}",
+        currency=currency,
+        must_not_overdraw=False,
+    )
+
+
+def house_account(*, kind: AccountKind, currency: str) -> Account:
+    """The house's rake / play-money issuer / adjustments account (issuers may go negative)."""
+    return ledger_account_open(
+        kind=kind,
+        owner_ref="house",
+        currency=currency,
+        must_not_overdraw=kind == AccountKind.HOUSE_RAKE,
+    )
+
+
+def seat_account(*, seat_ref: str, currency: str) -> Account:
+    """The stake account of a seat (``seat_ref`` is chosen by the table layer)."""
+    return ledger_account_open(kind=AccountKind.SEAT_STAKE, owner_ref=seat_ref, currency=currency)
+
+
+# --- registration -----------------------------------------------------------------
+
+
+def signup_grant(user: AbstractBaseUser) -> Posting | None:
+    """Grants ``WALLET_SIGNUP_CHIPS`` play money (registration hook; caller's transaction).
+
+    Idempotent per user: the transfer id is derived from the user id.
+    """
+    amount = int(settings.WALLET_SIGNUP_CHIPS)
+    if amount <= 0:
+        return None
+    issuer = house_account(kind=AccountKind.BONUS, currency=PLAY_MONEY)
+    player = player_account(user_id=user.pk, currency=PLAY_MONEY)
+    return ledger_post_transfers_in_transaction(
+        transfers=[
+            TransferRequest(
+                id=derived_id("signup-chips", user.pk),
+                debit_account_id=issuer.pk,
+                credit_account_id=player.pk,
+                amount=amount,
+                currency=PLAY_MONEY,
+                code="signup_grant",
+                reference=f"user:{user.pk}",
+            )
+        ]
+    )
+
+
+# --- deposits ------------------------------------------------------------------------
+
+
+def _same_request(existing: Any, **expected: Any) -> Any:
+    for name, value in expected.items():
+        if getattr(existing, name) != value:
+            raise IdempotencyConflict(
+                "This idempotency key was already used for a different request.",
+                id=str(existing.pk),
+            )
+    return existing
+
+
+def _deposit_confirm(deposit: Deposit) -> None:
+    clearing = clearing_account(gateway=deposit.gateway, currency=deposit.currency)
+    player = player_account(user_id=deposit.user_id, currency=deposit.currency)
+    transfer_id = derived_id("deposit", deposit.pk)
+    ledger_post_transfers_in_transaction(
+        transfers=[
+            TransferRequest(
+                id=transfer_id,
+                debit_account_id=clearing.pk,
+                credit_account_id=player.pk,
+                amount=deposit.amount,
+                currency=deposit.currency,
+                code="deposit",
+                reference=f"deposit:{deposit.pk}",
+            )
+        ]
+    )
+    deposit.status = Deposit.Status.CONFIRMED
+    deposit.transfer_id = transfer_id
+    deposit.save(update_fields=["status", "transfer_id", "updated_at"])
+
+
+def deposit_create(
+    *,
+    user: AbstractBaseUser,
+    deposit_id: uuid.UUID,
+    amount: object,
+    currency: object,
+    gateway: str | None = None,
+) -> Deposit:
+    """Starts a deposit; the sandbox confirms (credits the player) at once, a webhook
+    gateway later. Idempotent by ``deposit_id``."""
+    amount = amount_validate(amount)
+    currency = currency_validate(currency)
+    _real_money(currency, "deposited")
+    gateway_name = gateway or settings.WALLET_DEFAULT_GATEWAY
+    provider = gateway_get(gateway_name)
+    expected = {"user_id": user.pk, "amount": amount, "currency": currency, "gateway": gateway_name}
+    try:
+        with transaction.atomic(durable=True):
+            existing = Deposit.objects.filter(pk=deposit_id).first()
+            if existing is not None:
+                return _same_request(existing, **expected)  # type: ignore[no-any-return]
+            deposit = Deposit.objects.create(id=deposit_id, **expected)
+            if provider.confirms_immediately:
+                _deposit_confirm(deposit)
+            return deposit
+    except IntegrityError:  # the same request raced us and won: answer like it did
+        return _same_request(Deposit.objects.get(pk=deposit_id), **expected)  # type: ignore[no-any-return]
+
+
+def deposit_webhook_handle(*, gateway: str, body: bytes, headers: Any) -> str:
+    """Verifies and applies a gateway event once: ``processed``, ``duplicate`` or ``ignored``."""
+    provider = gateway_get(gateway)
+    event = provider.verify_webhook(body=body, headers=headers)
+    if WebhookEvent.objects.filter(gateway=gateway, event_id=event.event_id).exists():
+        return "duplicate"
+    try:
+        with transaction.atomic(durable=True):
+            WebhookEvent.objects.create(
+                gateway=gateway,
+                event_id=event.event_id,
+                event_type=event.event_type,
+                payload=event.payload,
+            )
+            deposit = (
+                Deposit.objects.select_for_update()
+                .filter(pk=event.deposit_id, gateway=gateway)
+                .first()
+            )
+            if deposit is None:
+                raise NotFound(
+                    f"No deposit {event.deposit_id} through {gateway}.", code="deposit_not_found"
+                )
+            if (deposit.amount, deposit.currency) != (event.amount, event.currency):
+                raise DepositMismatch(
+                    f"The event is for {event.amount} {event.currency}, the deposit is "
+                    f"{deposit.amount} {deposit.currency}.",
+                    deposit_id=str(deposit.pk),
+                )
+            if deposit.status != Deposit.Status.PENDING:
+                return "ignored"
+            if event.event_type == "deposit.succeeded":
+                _deposit_confirm(deposit)
+                return "processed"
+            if event.event_type == "deposit.failed":
+                deposit.status = Deposit.Status.FAILED
+                deposit.save(update_fields=["status", "updated_at"])
+                return "processed"
+            return "ignored"
+    except IntegrityError:  # the same event raced us: it was (or is being) applied once
+        return "duplicate"
+
+
+# --- withdrawals ---------------------------------------------------------------------
+
+
+def withdrawal_request(
+    *,
+    user: AbstractBaseUser,
+    withdrawal_id: uuid.UUID,
+    amount: object,
+    currency: object,
+    gateway: str | None = None,
+) -> Withdrawal:
+    """Holds the amount on the player's cash account (a pending transfer) for staff to
+    approve or reject. Limits: ``WALLET_WITHDRAWAL_MIN``, ``WALLET_WITHDRAWAL_DAILY_MAX``
+    (pending + approved in the last 24 h). Idempotent by ``withdrawal_id``."""
+    amount = amount_validate(amount)
+    currency = currency_validate(currency)
+    _real_money(currency, "withdrawn")
+    gateway_name = gateway or settings.WALLET_DEFAULT_GATEWAY
+    gateway_get(gateway_name)
+    expected = {"user_id": user.pk, "amount": amount, "currency": currency, "gateway": gateway_name}
+    existing = Withdrawal.objects.filter(pk=withdrawal_id).first()
+    if existing is not None:
+        return _same_request(existing, **expected)  # type: ignore[no-any-return]
+    minimum = int(settings.WALLET_WITHDRAWAL_MIN)
+    if amount < minimum:
+        raise WithdrawalBelowMinimum(
+            f"The minimum withdrawal is {minimum} minor units.", minimum=minimum
+        )
+    player = player_account(user_id=user.pk, currency=currency)
+    payout = clearing_account(gateway=gateway_name, currency=currency)
+    try:
+        with transaction.atomic(durable=True):
+            # One withdrawal at a time per player and currency: the daily sum is exact.
+            Account.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
+            since = timezone.now() - timedelta(days=1)
+            today = (
+                Withdrawal.objects.filter(
+                    user_id=user.pk,
+                    currency=currency,
+                    created_at__gte=since,
+                    status__in=[Withdrawal.Status.PENDING, Withdrawal.Status.APPROVED],
+                ).aggregate(total=Sum("amount"))["total"]
+                or 0
+            )
+            daily_max = int(settings.WALLET_WITHDRAWAL_DAILY_MAX)
+            if today + amount > daily_max:
+                raise WithdrawalDailyLimit(
+                    f"Withdrawals are limited to {daily_max} per 24 hours; "
+                    f"{today} already requested.",
+                    daily_max=daily_max,
+                    requested_today=today,
+                )
+            hold_id = derived_id("withdrawal-hold", withdrawal_id)
+            ledger_post_transfers_in_transaction(
+                transfers=[
+                    TransferRequest(
+                        id=hold_id,
+                        debit_account_id=player.pk,
+                        credit_account_id=payout.pk,
+                        amount=amount,
+                        currency=currency,
+                        code="withdrawal",
+                        pending=True,
+                        reference=f"withdrawal:{withdrawal_id}",
+                    )
+                ]
+            )
+            withdrawal = Withdrawal.objects.create(
+                id=withdrawal_id, hold_transfer_id=hold_id, **expected
+            )
+            if (
+                settings.WALLET_SANDBOX_AUTO_APPROVE_WITHDRAWALS
+                and gateway_get(gateway_name).confirms_immediately
+            ):
+                _withdrawal_resolve(withdrawal, approve=True, staff_user=None, reason="auto")
+            return withdrawal
+    except IntegrityError:  # the same request raced us and won
+        return _same_request(Withdrawal.objects.get(pk=withdrawal_id), **expected)  # type: ignore[no-any-return]
+
+
+def _withdrawal_resolve(
+    withdrawal: Withdrawal, *, approve: bool, staff_user: AbstractBaseUser | None, reason: str
+) -> None:
+    resolution_id = derived_id("withdrawal", "approve" if approve else "reject", withdrawal.pk)
+    ledger_post_transfers_in_transaction(
+        transfers=[
+            PendingResolution(
+                id=resolution_id,
+                pending_id=withdrawal.hold_transfer_id,
+                void=not approve,
+                code="withdrawal" if approve else "withdrawal_rejected",
+                reference=f"withdrawal:{withdrawal.pk}",
+                metadata={"by": staff_user.pk if staff_user else None, "reason": reason},
+            )
+        ]
+    )
+    withdrawal.status = Withdrawal.Status.APPROVED if approve else Withdrawal.Status.REJECTED
+    withdrawal.resolution_transfer_id = resolution_id
+    withdrawal.decided_by = staff_user  # type: ignore[assignment]
+    withdrawal.decided_at = timezone.now()
+    withdrawal.reason = reason[:255]
+    withdrawal.save()
+
+
+def _withdrawal_decide(
+    *, withdrawal_id: uuid.UUID, staff_user: AbstractBaseUser, approve: bool, reason: str
+) -> Withdrawal:
+    target = Withdrawal.Status.APPROVED if approve else Withdrawal.Status.REJECTED
+    with transaction.atomic(durable=True):
+        withdrawal = Withdrawal.objects.select_for_update().filter(pk=withdrawal_id).first()
+        if withdrawal is None:
+            raise NotFound(f"No withdrawal {withdrawal_id}.", code="withdrawal_not_found")
+        if withdrawal.status == target:
+            return withdrawal  # a retried decision
+        if withdrawal.status != Withdrawal.Status.PENDING:
+            raise WithdrawalNotPending(
+                f"Withdrawal {withdrawal_id} is already {withdrawal.status}.",
+                status=withdrawal.status,
+            )
+        _withdrawal_resolve(withdrawal, approve=approve, staff_user=staff_user, reason=reason)
+        return withdrawal
+
+
+def withdrawal_approve(*, withdrawal_id: uuid.UUID, staff_user: AbstractBaseUser) -> Withdrawal:
+    """Pays out a pending withdrawal (posts its hold). Retrying is a no-op."""
+    return _withdrawal_decide(
+        withdrawal_id=withdrawal_id, staff_user=staff_user, approve=True, reason=""
+    )
+
+
+def withdrawal_reject(
+    *, withdrawal_id: uuid.UUID, staff_user: AbstractBaseUser, reason: str = ""
+) -> Withdrawal:
+    """Rejects a pending withdrawal: its hold is voided, the funds are available again."""
+    return _withdrawal_decide(
+        withdrawal_id=withdrawal_id, staff_user=staff_user, approve=False, reason=reason
+    )
+
+
+# --- tables (called by the table layer inside ITS transaction) -------------------------
+
+
+def _require_caller_transaction() -> None:
+    from django.db import connection
+
+    if not connection.in_atomic_block:
+        raise TransactionRequired(
+            "table money moves run inside the table service's transaction.atomic()."
+        )
+
+
+def seat_buy_in(
+    *, user_id: int, seat_ref: str, amount: int, currency: str, transfer_id: uuid.UUID
+) -> TransferRecord:
+    """Player cash -> seat stake. Caller's transaction; idempotent by ``transfer_id``."""
+    _require_caller_transaction()
+    player = player_account(user_id=user_id, currency=currency)
+    seat = seat_account(seat_ref=seat_ref, currency=currency)
+    return ledger_post_transfers_in_transaction(
+        transfers=[
+            TransferRequest(
+                id=transfer_id,
+                debit_account_id=player.pk,
+                credit_account_id=seat.pk,
+                amount=amount,
+                currency=currency,
+                code="buy_in",
+                reference=seat_ref,
+                metadata={"user_id": user_id},
+            )
+        ]
+    ).transfers[0]
+
+
+def seat_cash_out(
+    *, user_id: int, seat_ref: str, amount: int, currency: str, transfer_id: uuid.UUID
+) -> TransferRecord:
+    """Seat stake -> player cash. Caller's transaction; idempotent by ``transfer_id``."""
+    _require_caller_transaction()
+    player = player_account(user_id=user_id, currency=currency)
+    seat = seat_account(seat_ref=seat_ref, currency=currency)
+    return ledger_post_transfers_in_transaction(
+        transfers=[
+            TransferRequest(
+                id=transfer_id,
+                debit_account_id=seat.pk,
+                credit_account_id=player.pk,
+                amount=amount,
+                currency=currency,
+                code="cash_out",
+                reference=seat_ref,
+                metadata={"user_id": user_id},
+            )
+        ]
+    ).transfers[0]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatPayment:
+    """Chips won by ``to_seat_ref`` from ``from_seat_ref`` in a hand."""
+
+    from_seat_ref: str
+    to_seat_ref: str
+    amount: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class RakeCharge:
+    """Rake taken by the house from ``seat_ref``'s contribution."""
+
+    seat_ref: str
+    amount: int
+
+
+def hand_settle(
+    *,
+    hand_ref: str,
+    currency: str,
+    payments: Sequence[SeatPayment],
+    rake: Sequence[RakeCharge] = (),
+) -> Posting:
+    """Settles a hand: all legs (seat -> seat, seat -> house rake) linked, all or none.
+
+    Caller's transaction. Transfer ids are derived from ``hand_ref`` and the leg's
+    position, so settling the same hand again with the same legs returns the original
+    posting (``replayed=True``) and with other legs raises ``TransferConflict``.
+    """
+    _require_caller_transaction()
+    if not payments and not rake:
+        raise InvalidRequest("A settlement has at least one leg.", code="empty_settlement")
+    seats = {p.from_seat_ref for p in payments} | {p.to_seat_ref for p in payments}
+    seats |= {r.seat_ref for r in rake}
+    accounts = {ref: seat_account(seat_ref=ref, currency=currency) for ref in sorted(seats)}
+    house = house_account(kind=AccountKind.HOUSE_RAKE, currency=currency)
+    legs: list[TransferRequest] = []
+    for index, payment in enumerate(payments):
+        legs.append(
+            TransferRequest(
+                id=derived_id("hand", hand_ref, "pay", index),
+                debit_account_id=accounts[payment.from_seat_ref].pk,
+                credit_account_id=accounts[payment.to_seat_ref].pk,
+                amount=payment.amount,
+                currency=currency,
+                code="pot",
+                reference=hand_ref,
+            )
+        )
+    for index, charge in enumerate(rake):
+        legs.append(
+            TransferRequest(
+                id=derived_id("hand", hand_ref, "rake", index),
+                debit_account_id=accounts[charge.seat_ref].pk,
+                credit_account_id=house.pk,
+                amount=charge.amount,
+                currency=currency,
+                code="rake",
+                reference=hand_ref,
+            )
+        )
+    return ledger_post_transfers_in_transaction(transfers=legs)
+
+
+# --- staff adjustments -------------------------------------------------------------
+
+
+def adjustment_create(
+    *,
+    staff_user: AbstractBaseUser,
+    account_id: int,
+    amount: object,
+    reason: str,
+    adjustment_id: uuid.UUID | None = None,
+) -> Adjustment:
+    """A correcting transfer between ``account_id`` and the house adjustments account:
+    ``amount > 0`` credits the account, ``< 0`` debits it. Reason mandatory; the staff
+    member is recorded on the adjustment and in the transfer's metadata."""
+    if not getattr(staff_user, "is_staff", False):
+        raise InvalidRequest("Only staff may adjust balances.", code="permission_denied")
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidRequest("An adjustment needs a reason.", code="reason_required")
+    if type(amount) is not int or amount == 0:
+        raise InvalidAmount(
+            f"amount must be a non-zero integer, got {amount!r}.", value=repr(amount)
+        )
+    amount_validate(abs(amount))
+    account = Account.objects.filter(pk=account_id).first()
+    if account is None:
+        raise NotFound(f"No account {account_id}.", code="account_not_found")
+    house = house_account(kind=AccountKind.ADJUSTMENT, currency=account.currency)
+    adjustment_id = adjustment_id or uuid.uuid4()
+    transfer_id = derived_id("adjustment", adjustment_id)
+    debit, credit = (house, account) if amount > 0 else (account, house)
+    with transaction.atomic(durable=True):
+        ledger_post_transfers_in_transaction(
+            transfers=[
+                TransferRequest(
+                    id=transfer_id,
+                    debit_account_id=debit.pk,
+                    credit_account_id=credit.pk,
+                    amount=abs(amount),
+                    currency=account.currency,
+                    code="adjustment",
+                    reference=f"adjustment:{adjustment_id}",
+                    metadata={"by": staff_user.pk, "reason": reason},
+                )
+            ]
+        )
+        return Adjustment.objects.create(
+            id=adjustment_id,
+            account=account,
+            amount=amount,
+            reason=reason,
+            created_by=staff_user,
+            transfer_id=transfer_id,
+        )

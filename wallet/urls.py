@@ -1,0 +1,28 @@
+"""Wallet and payment routes (included under ``api/v1/``)."""
+
+from django.urls import path
+
+from wallet import api
+
+urlpatterns = [
+    path("wallet/", api.WalletView.as_view(), name="wallet"),
+    path("wallet/deposits/", api.DepositsView.as_view(), name="wallet-deposits"),
+    path("wallet/withdrawals/", api.WithdrawalsView.as_view(), name="wallet-withdrawals"),
+    path(
+        "wallet/withdrawals/<uuid:pk>/",
+        api.WithdrawalDetailView.as_view(),
+        name="wallet-withdrawal",
+    ),
+    path(
+        "wallet/withdrawals/<uuid:pk>/approve/",
+        api.WithdrawalApproveView.as_view(),
+        name="wallet-withdrawal-approve",
+    ),
+    path(
+        "wallet/withdrawals/<uuid:pk>/reject/",
+        api.WithdrawalRejectView.as_view(),
+        name="wallet-withdrawal-reject",
+    ),
+    path("wallet/transactions/", api.TransactionsView.as_view(), name="wallet-transactions"),
+    path("payments/webhooks/<str:gateway>/", api.WebhookView.as_view(), name="payments-webhook"),
+]
