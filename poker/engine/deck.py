@@ -7,6 +7,8 @@ a seed that favours anyone: the server is bound to its seed before it sees them.
 
 Algorithm ``poker-deck-v1`` (everything a third party needs to reimplement it):
 
+0. ``server_seed`` is secret random bytes, at least 16 (:func:`new_server_seed` gives 32);
+   ``client_seeds`` is a list of str (possibly empty); ``nonce`` an int in 0..2**64-1.
 1. ``commitment = hex(SHA-256(server_seed))``, lower-case hex.
 2. ``message = b"poker-deck-v1"
    || u32(len(client_seeds))
