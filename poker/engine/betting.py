@@ -13,7 +13,7 @@ players yet to act may still raise.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from poker.engine.commands import Result, check_player, context, run
 from poker.engine.errors import IllegalAction
@@ -24,8 +24,7 @@ FOLD, CHECK, CALL, BET, RAISE = "fold", "check", "call", "bet", "raise"
 ACTIONS: tuple[str, ...] = (FOLD, CHECK, CALL, BET, RAISE)
 
 
-@dataclass(frozen=True, slots=True)
-class LegalActions:
+class LegalActions(NamedTuple):
     """What the player to act may do now.
 
     ``call_amount`` is the chips a call adds (0 when checking is possible); ``min_to`` and
@@ -70,34 +69,22 @@ def _check_actor(state: HandState, player: object, action: str) -> int:
     return p
 
 
-def _raise_bounds(state: HandState, p: int) -> tuple[int, int] | IllegalAction:
-    """(min_to, max_to) of a bet or raise by the actor ``p``, or why there is none."""
+def _raise_bounds(state: HandState, p: int) -> tuple[int, int] | str:
+    """(min_to, max_to) of a bet or raise by the actor ``p``, or the code saying why not.
+
+    Hot path (every decision): plain values only; :func:`_refusal` explains a code.
+    """
     structure = state.game.structure
-    where = context(state, p)
     if structure.cap and state.raise_count >= structure.cap:
-        return IllegalAction(
-            code="cap_reached",
-            message=f"betting is capped at {structure.cap} bets this street {where}",
-            extra={"cap": structure.cap},
-        )
+        return "cap_reached"
     if state.allin_pending and state.allin_sum < state.full_raise and state.acted >> p & 1:
-        return IllegalAction(
-            code="betting_not_reopened",
-            message=f"an all-in for less than a full raise does not reopen the betting to a "
-            f"player who already acted; call or fold {where}",
-        )
+        return "betting_not_reopened"
     bets, stacks, active = state.bets, state.stacks, state.active
     max_bet = max(bets)
     bet, stack = bets[p], stacks[p]
     if stack <= max_bet - bet:
-        return IllegalAction(
-            code="insufficient_chips",
-            message=f"{stack} chips do not cover the call of {max_bet - bet}; only an all-in "
-            f"call is possible {where}",
-            extra={"stack": stack},
-        )
-    second = 0
-    top = 0
+        return "insufficient_chips"
+    second = top = 0
     opponent = False
     for i in range(state.player_count):
         if active[i]:
@@ -109,14 +96,28 @@ def _raise_bounds(state: HandState, p: int) -> tuple[int, int] | IllegalAction:
             if i != p and total > max_bet:
                 opponent = True
     if not opponent:
-        return IllegalAction(
-            code="opponents_all_in",
-            message=f"every other player is all-in or covered; only calling is possible {where}",
-        )
+        return "opponents_all_in"
     effective = min(stack, max(0, second - bet))
     increment = max(state.full_raise, structure.min_increment(state.config, state.street))
     min_to = min(effective + bet, increment + max_bet)
     return min_to, structure.max_to(state, p, min_to)
+
+
+def _refusal(state: HandState, p: int, code: str) -> IllegalAction:
+    """The error for a :func:`_raise_bounds` refusal code, with its context."""
+    where = context(state, p)
+    owed = max(state.bets) - state.bets[p]
+    cap = state.game.structure.cap
+    messages = {
+        "cap_reached": f"betting is capped at {cap} bets this street {where}",
+        "betting_not_reopened": "an all-in for less than a full raise does not reopen the "
+        f"betting to a player who already acted; call or fold {where}",
+        "insufficient_chips": f"{state.stacks[p]} chips do not cover the call of {owed}; "
+        f"only an all-in call is possible {where}",
+        "opponents_all_in": "every other player is all-in or covered; only calling is "
+        f"possible {where}",
+    }
+    return IllegalAction(code=code, message=messages[code], extra={"player": p})
 
 
 def legal_actions(state: HandState) -> LegalActions | None:
@@ -139,7 +140,7 @@ def legal_actions(state: HandState) -> LegalActions | None:
     to_call = min(max_bet - bets[p], state.stacks[p])
     actions = [FOLD, CALL] if to_call else [CHECK]
     bounds = _raise_bounds(state, p)
-    if isinstance(bounds, IllegalAction):
+    if isinstance(bounds, str):
         return LegalActions(p, tuple(actions), to_call, None, None)
     actions.append(RAISE if max_bet else BET)
     return LegalActions(p, tuple(actions), to_call, bounds[0], bounds[1])
@@ -242,40 +243,39 @@ def call(state: HandState, player: int) -> Result:
 
 def _verify_sized(state: HandState, player: int, amount: object, kind: str) -> int:
     p = _check_actor(state, player, kind)
-    where = context(state, p)
     max_bet = max(state.bets)
     if kind == BET and max_bet:
         raise IllegalAction(
             code="cannot_bet",
-            message=f"bet refused: there is already a bet of {max_bet}; raise instead {where}",
+            message=f"bet refused: there is already a bet of {max_bet}; raise instead {context(state, p)}",
             extra={"current_bet": max_bet},
         )
     if kind == RAISE and not max_bet:
         raise IllegalAction(
             code="cannot_raise",
-            message=f"raise refused: there is no bet to raise; bet instead {where}",
+            message=f"raise refused: there is no bet to raise; bet instead {context(state, p)}",
         )
     if type(amount) is not int:
         raise IllegalAction(
             code="invalid_amount",
             message=f"{kind} refused: the amount must be an integer number of chips, "
-            f"got {amount!r} {where}",
+            f"got {amount!r} {context(state, p)}",
         )
     bounds = _raise_bounds(state, p)
-    if isinstance(bounds, IllegalAction):
-        raise bounds
+    if isinstance(bounds, str):
+        raise _refusal(state, p, bounds)
     low, high = bounds
     extra = {"amount": amount, "min": low, "max": high}
     if amount < low:
         raise IllegalAction(
             code=f"{kind}_too_small",
-            message=f"{kind} to {amount} is below the minimum {low} {where}",
+            message=f"{kind} to {amount} is below the minimum {low} {context(state, p)}",
             extra=extra,
         )
     if amount > high:
         raise IllegalAction(
             code=f"{kind}_too_large",
-            message=f"{kind} to {amount} is above the maximum {high} {where}",
+            message=f"{kind} to {amount} is above the maximum {high} {context(state, p)}",
             extra=extra,
         )
     return amount

@@ -233,7 +233,7 @@ def start_hand(config: HandConfig, deck: DeckSource | None = None, *, nonce: int
     (1, (100, 50))
     """
     started, order = hand_started_event(config, deck, nonce)
-    state = start_state(started, order)
+    state = start_state(started, order, config)
     events: list[Event] = [started]
     for kind, player, amount in state.forced_plan:
         forced = (AntePosted if kind == "ante" else BlindPosted)(player=player, amount=amount)

@@ -40,6 +40,33 @@ def build_pots(
     (Pot(amount=300, eligible=(0, 2)), Pot(amount=400, eligible=(2,)))
     """
     n = len(committed)
+    if not any(bets):
+        # Fast path, most hands at showdown: everyone still in put in the same amount
+        # (antes aside when they are dead money), so there is one pot for all of them.
+        level = -1
+        for i in range(n):
+            if active[i]:
+                c = committed[i] if ante_trimming else committed[i] - antes[i]
+                if level == -1:
+                    level = c
+                elif c != level:
+                    break
+        else:
+            eligible = tuple(i for i in range(n) if active[i])
+            total = sum(committed)
+            return (Pot(total, eligible),) if total else ()
+    return layered_pots(committed, bets, antes, active, ante_trimming)
+
+
+def layered_pots(
+    committed: tuple[int, ...],
+    bets: tuple[int, ...],
+    antes: tuple[int, ...],
+    active: tuple[bool, ...],
+    ante_trimming: bool,
+) -> tuple[Pot, ...]:
+    """:func:`build_pots` without its single-pot fast path (the general algorithm)."""
+    n = len(committed)
     amount = 0
     if ante_trimming:
         collected = [committed[i] - bets[i] for i in range(n)]

@@ -18,6 +18,7 @@ from poker.engine.commands import Result, check_player, context, run
 from poker.engine.errors import IllegalAction
 from poker.engine.events import UNKNOWN_CARD, CardsMucked, CardsShown, Event
 from poker.engine.flow import advance
+from poker.engine.pots import Pot
 from poker.engine.state import SHOWDOWN, HandState
 from poker.engine.transitions import APPLIERS, LAST_STREET
 
@@ -122,25 +123,28 @@ def muck(state: HandState, player: int) -> Result:
     return run(state, CardsMucked(player=player))
 
 
-def _should_show(state: HandState, p: int) -> bool:
-    """Show when the hand might win or tie a pot (always before a run-out), else muck."""
-    cards = state.hole_cards[p]
-    if UNKNOWN_CARD in cards:
+def _should_show(state: HandState, p: int, values: dict[int, int], pots: tuple[Pot, ...]) -> bool:
+    """Show when the hand might win or tie a pot (always before a run-out), else muck.
+
+    A pot where nobody still in has shown yet, or where ``p`` is the last one in, counts as
+    one ``p`` might win. ``values`` caches hand values across the showdown; ``pots`` are
+    the pots when the showdown began (mucking only removes players, checked via ``active``).
+    """
+    if UNKNOWN_CARD in state.hole_cards[p]:
         return False
-    if state.street < LAST_STREET or not can_muck(state, p):
+    if state.street < LAST_STREET:
         return True
-    game, board = state.game, state.board
-    mine = game.hand_value(cards, board)
-    for pot in state.pots:
-        if p not in pot.eligible:
-            continue
-        rivals = [
-            game.hand_value(state.hole_cards[i], board)
-            for i in pot.eligible
-            if i != p and state.shown[i] and state.active[i]
-        ]
-        if not rivals or mine >= max(rivals):
-            return True
+    game, board, hole = state.game, state.board, state.hole_cards
+    active, shown = state.active, state.shown
+    for i in (p, *(i for i in range(state.player_count) if shown[i] and active[i])):
+        if i not in values:
+            values[i] = game.hand_value(hole[i], board)
+    mine = values[p]
+    for pot in pots:
+        if p in pot.eligible:
+            rivals = [values[i] for i in pot.eligible if i != p and active[i] and shown[i]]
+            if not rivals or mine >= max(rivals):
+                return True
     return False
 
 
@@ -154,12 +158,15 @@ def showdown_auto(state: HandState) -> Result:
         return state, []
     new = state.copy()
     events: list[Event] = []
+    values: dict[int, int] = {}
+    pots = new.pots
     while new.phase == SHOWDOWN:
         p = new.showdown_queue[0]
         event: Event
-        if _should_show(new, p):
-            event = CardsShown(player=p, cards=verify_show(new, p))
+        if _should_show(new, p, values, pots):
+            event = CardsShown(player=p, cards=new.hole_cards[p])
         else:
+            verify_muck(new, p)  # unknown cards that cannot be mucked: refused, typed
             event = CardsMucked(player=p)
         APPLIERS[type(event)](new, event)
         events.append(event)

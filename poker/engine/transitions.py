@@ -88,9 +88,14 @@ def forced_bet_plan(config: HandConfig) -> tuple[tuple[str, int, int], ...]:
     return tuple(plan)
 
 
-def start_state(event: HandStarted, deck: tuple[int, ...]) -> HandState:
-    """The state right after ``HandStarted``; ``deck`` is the shuffled deck (or empty)."""
-    config = config_from_event(event)
+def start_state(
+    event: HandStarted, deck: tuple[int, ...], config: HandConfig | None = None
+) -> HandState:
+    """The state right after ``HandStarted``; ``deck`` is the shuffled deck (or empty).
+
+    ``config`` may be given when the caller built ``event`` from it (saves re-validating).
+    """
+    config = config or config_from_event(event)
     n = config.player_count
     s = object.__new__(HandState)
     zeros = (0,) * n
@@ -176,8 +181,7 @@ def _hole_dealt(s: HandState, ev: HoleCardsDealt) -> None:
         raise _bad(ev, s, f"player {p} cannot receive hole cards now")
     s.hole_cards = _set(s.hole_cards, p, ev.cards)
     s.dealt = _set(s.dealt, p, True)
-    if s.deck:
-        s.deck_pos += len(ev.cards)
+    s.deck_pos += len(ev.cards)
     if all(s.dealt):
         _begin_round(s)
 
@@ -187,8 +191,7 @@ def _board_dealt(s: HandState, ev: BoardDealt) -> None:
         raise _bad(ev, s, f"street {ev.street} is not the next street")
     s.board = s.board + ev.cards
     s.street = ev.street
-    if s.deck:
-        s.deck_pos += len(ev.cards)
+    s.deck_pos += len(ev.cards)
     if s.phase == DEALING_BOARD:
         _begin_round(s)
     elif s.street == LAST_STREET:
@@ -381,6 +384,7 @@ def _hand_ended(s: HandState, ev: HandEnded) -> None:
     if s.phase != AWARDING or ev.final_stacks != s.stacks:
         raise _bad(ev, s, f"final stacks {ev.final_stacks} differ from {s.stacks}")
     s.phase = ENDED
+    s.deck = ()  # nothing left to deal: the secret order leaves the state
 
 
 APPLIERS: dict[type[Event], Callable[[HandState, Any], None]] = {
@@ -436,14 +440,19 @@ def replay(events: Iterable[Event]) -> HandState:
     """Fold ``apply`` over a hand's events: the live state, rebuilt.
 
     The result can keep playing: a hand started with a deck keeps dealing from the same
-    shuffled deck (rebuilt from the SECRET seed in ``HandStarted``).
+    shuffled deck, rebuilt from the SECRET seed in ``HandStarted`` (only when the hand is
+    not over: recorded events already say which cards were dealt).
     """
     it = iter(events)
     first = next(it, None)
-    if first is None:
-        raise InvalidEvent(code="empty_event_stream", message="no events to replay")
-    state = apply(None, first)
-    state = state.copy()
+    if type(first) is not HandStarted:
+        raise InvalidEvent(
+            code="event_not_applicable",
+            message="a hand's events start with HandStarted",
+        )
+    state = start_state(first, ())
     for event in it:
         apply_in_place(state, event)
+    if state.phase != ENDED:
+        state.deck = deck_for(first)
     return state

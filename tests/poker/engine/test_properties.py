@@ -220,3 +220,30 @@ def test_random_no_limit_hands_agree_with_pokerkit() -> None:
         assert tuple(pk.stacks) == state.stacks, events
         compared += 1
     assert compared > 280
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(0, 50), st.integers(0, 3), st.integers(0, 5), st.booleans()),
+        min_size=2,
+        max_size=9,
+    ),
+    trimming=st.booleans(),
+    level=st.one_of(st.none(), st.integers(0, 50)),
+)
+def test_the_single_pot_fast_path_agrees_with_the_layered_algorithm(
+    rows: list[tuple[int, int, int, bool]], trimming: bool, level: int | None
+) -> None:
+    from poker.engine.pots import build_pots, layered_pots
+
+    if level is not None:  # the common showdown shape: no bets, everyone in level
+        rows = [(level if x else c, 0, a, x) for c, _, a, x in rows]
+    committed = tuple(c + b + a for c, b, a, _ in rows)
+    bets = tuple(b for _, b, _, _ in rows)
+    antes = tuple(a for _, _, a, _ in rows)
+    active = tuple(x for *_, x in rows)
+    if not any(active):
+        return
+    args = (committed, bets, antes, active, trimming)
+    assert build_pots(*args) == layered_pots(*args)
