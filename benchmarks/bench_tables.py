@@ -84,8 +84,9 @@ def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int
 
     from handhistory.store import Actor
     from poker.engine.betting import legal_actions
+    from poker.hands import hand_state
     from poker.models import Hand, Table
-    from poker.services import hand_state, table_act
+    from poker.services import table_act
 
     rng = random.Random(seed)
     latencies: list[float] = []
@@ -135,8 +136,8 @@ def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int
 
 def _load_costs(env: dict[str, str]) -> dict[str, float]:
     _django(env)
+    from poker.hands import hand_state
     from poker.models import Hand
-    from poker.services import hand_state
 
     hands = list(Hand.objects.order_by("-pk")[:200])
     for hand in hands:  # warm the snapshots

@@ -93,6 +93,9 @@ class Seat(models.Model):
     stake_account = models.ForeignKey("ledger.Account", on_delete=models.PROTECT, related_name="+")
     waiting_for_big_blind = models.BooleanField(default=False)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    #: Extra thinking time beyond the table's action time; spent when used, refilled
+    #: slowly with every hand dealt in (see poker.services.TIME_BANK_*).
+    time_bank_ms = models.PositiveIntegerField(default=30_000)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -118,6 +121,7 @@ class Hand(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     #: Who must act and by when (the shot clock); null when nobody is to act.
     actor_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
@@ -152,3 +156,22 @@ class TableCommand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.command} by {self.player_id} ({self.key})"
+
+
+class TableUpdate(models.Model):
+    """The public update broadcast for each table version, kept so that a client that
+    missed some can resync in order. Written in the command's transaction (so versions
+    are gap-free and ordered); pruned to the recent past by a periodic task."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    version = models.BigIntegerField()
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="table_update_version_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} v{self.version}"

@@ -18,8 +18,9 @@ from ledger.models import Account
 from poker.engine.betting import legal_actions
 from poker.engine.cards import format_cards
 from poker.engine.events import CardsShown, HandEnded, HoleCardsDealt, event_from_dict, redact
+from poker.engine.state import HandState
+from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
-from poker.services import hand_state
 
 
 def table_public(table: Table) -> dict[str, Any]:
@@ -69,14 +70,29 @@ def table_view(*, table_id: int, viewer_id: int | None) -> dict[str, Any]:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
+    hand = Hand.objects.filter(pk=table.current_hand_id).first() if table.current_hand_id else None
+    state = hand_state(hand)[0] if hand is not None else None
+    return _view(table, hand, state, viewer_id)
+
+
+def public_view(*, table: Table, hand: Hand | None, state: HandState | None) -> dict[str, Any]:
+    """What everyone may see (no ``you``), from a command's in-memory hand state."""
+    if hand is None or table.current_hand_id != hand.pk:
+        hand, state = None, None
+    view = _view(table, hand, state, None)
+    del view["you"]
+    return view
+
+
+def _view(
+    table: Table, hand: Hand | None, state: HandState | None, viewer_id: int | None
+) -> dict[str, Any]:
     seats = list(Seat.objects.filter(table=table).select_related("player"))
     balances = dict(
         Account.objects.filter(pk__in=[s.stake_account_id for s in seats]).values_list(
             "pk", "balance"
         )
     )
-    hand = Hand.objects.filter(pk=table.current_hand_id).first() if table.current_hand_id else None
-    state = hand_state(hand)[0] if hand is not None else None
     index_of = {pid: i for i, pid in enumerate(hand.player_ids)} if hand is not None else {}
     seat_rows = []
     you: dict[str, Any] | None = None
@@ -189,3 +205,28 @@ def hand_detail(*, hand_id: int, viewer_id: int | None, full: bool = False) -> d
 def hands_of(*, player_id: int) -> Any:
     """The player's finished hands, newest first (a queryset of HandSummary)."""
     return HandSummary.objects.filter(hand__results__player_id=player_id).order_by("-ended_at")
+
+
+#: A client further behind than this gets a fresh snapshot instead of the missed updates.
+RESYNC_MAX_UPDATES = 200
+
+
+def updates_since(*, table_id: int, from_version: int) -> list[dict[str, Any]] | None:
+    """The public updates after ``from_version`` in order, or None when they are not all
+    kept (too far behind, or pruned): the caller then sends a snapshot."""
+    from poker.models import TableUpdate
+
+    current = Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+    if current is None:
+        raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
+    missing = current - from_version
+    if missing <= 0:
+        return []
+    if missing > RESYNC_MAX_UPDATES:
+        return None
+    rows = list(
+        TableUpdate.objects.filter(table_id=table_id, version__gt=from_version)
+        .order_by("version")
+        .values_list("payload", flat=True)
+    )
+    return rows if len(rows) == missing else None

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.functions import Least
 from django.utils import timezone
 
 from core.broadcast import broadcast_table
@@ -28,8 +32,6 @@ from handhistory.store import (
     Actor,
     NewEvent,
     events_append,
-    stream_events,
-    stream_head,
 )
 from ledger.models import Account
 from poker import money
@@ -37,12 +39,13 @@ from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig
 from poker.engine.deck import FairDeck
 from poker.engine.events import Event as EngineEvent
-from poker.engine.events import event_from_dict, private_to, redact
+from poker.engine.events import private_to, redact
 from poker.engine.game import act, start_hand
 from poker.engine.showdown import showdown_auto
 from poker.engine.state import SHOWDOWN, HandState
-from poker.engine.transitions import replay
-from poker.models import Hand, Seat, Table, TableCommand, Variant
+from poker.hands import hand_state, remember
+from poker.models import Hand, Seat, Table, TableCommand, TableUpdate, Variant
+from poker.selectors import public_view
 
 
 class TableError(DomainError):
@@ -56,31 +59,6 @@ class StaleVersion(Conflict):
 
 class KeyReused(Conflict):
     default_code = "idempotency_key_reused"
-
-
-# --- loading hand state -------------------------------------------------------------------
-
-#: hand id -> (hash of the last event, state): a snapshot is only used when the stream's
-#: head hash still matches, so a rolled-back or foreign write can never be served stale.
-_SNAPSHOTS: dict[int, tuple[str, HandState]] = {}
-_SNAPSHOT_LIMIT = 2048
-
-
-def hand_state(hand: Hand, *, use_snapshot: bool = True) -> tuple[HandState, tuple[int, str]]:
-    """The engine state of ``hand`` and its stream head (seq, hash): the in-process
-    snapshot when it is verified against the head, else a full replay of the events."""
-    head = stream_head(hand.stream)
-    cached = _SNAPSHOTS.get(hand.pk) if use_snapshot else None
-    if cached is not None and cached[0] == head[1]:
-        return cached[1], head
-    state = replay(event_from_dict(row.payload) for row in stream_events(hand.stream))
-    return state, head
-
-
-def _remember(hand_id: int, head: str, state: HandState) -> None:
-    if len(_SNAPSHOTS) >= _SNAPSHOT_LIMIT:
-        _SNAPSHOTS.pop(next(iter(_SNAPSHOTS)))
-    _SNAPSHOTS[hand_id] = (head, state)
 
 
 # --- the command envelope -------------------------------------------------------------------
@@ -117,8 +95,10 @@ def _run_command(
     command: str,
     request: dict[str, Any],
     actor: Actor,
-    body: Callable[[Ctx], dict[str, Any]],
+    body: Callable[[Ctx], dict[str, Any] | None],
 ) -> dict[str, Any]:
+    """The envelope of every table command (see the module docstring). A body returning
+    None did nothing (e.g. a stale timeout): no version bump, no broadcast, no record."""
     if player_id is not None and not key:
         raise InvalidRequest("Every table command needs a client key.", code="key_required")
     if key is not None and len(key) > 128:
@@ -138,7 +118,10 @@ def _run_command(
                         )
                     return {**done.result, "replayed": True}
             ctx = Ctx(table=table, actor=actor)
-            result = body(ctx)
+            outcome = body(ctx)
+            if outcome is None:
+                return {"noop": True, "version": table.version}
+            result = outcome
             table.version += 1
             table.save(
                 update_fields=["version", "button_seat", "hands_played", "current_hand", "status"]
@@ -149,10 +132,14 @@ def _run_command(
                     table=table, player_id=player_id, key=key, command=command,
                     request_hash=digest, result=result,
                 )  # fmt: skip
-            messages = [{**m, "version": table.version} for m in ctx.broadcasts]
-            broadcast_table(
-                table.pk, {"type": "table.events", "version": table.version, "messages": messages}
-            )
+            update = {
+                "type": "update",
+                "version": table.version,
+                "events": ctx.broadcasts,
+                "public": public_view(table=table, hand=ctx.hand, state=ctx.state),
+            }
+            TableUpdate.objects.create(table=table, version=table.version, payload=update)
+            broadcast_table(table.pk, update)
     except IntegrityError:
         # Only a racing duplicate of the same key can get here (the table lock serialises
         # everything else): the first one won, so answer with its stored outcome.
@@ -161,7 +148,7 @@ def _run_command(
             raise
         return {**done.result, "replayed": True}
     if ctx.hand is not None and ctx.state is not None and ctx.head is not None:
-        _remember(ctx.hand.pk, ctx.head[1], ctx.state)
+        remember(ctx.hand.pk, ctx.head[1], ctx.state)
     return result
 
 
@@ -287,9 +274,10 @@ def _maybe_start_hand(ctx: Ctx) -> None:
         player_ids=[s.player_id for s in players],
     )
     table.current_hand = hand
-    for s in players:
-        if s.waiting_for_big_blind:
-            Seat.objects.filter(pk=s.pk).update(waiting_for_big_blind=False)
+    Seat.objects.filter(pk__in=[s.pk for s in players]).update(
+        waiting_for_big_blind=False,
+        time_bank_ms=Least(F("time_bank_ms") + TIME_BANK_REFILL_MS, TIME_BANK_MAX_MS),
+    )
     _table_event(ctx, "HandBegan", {"hand": hand.pk, "number": hand.number, "button_seat": button,
                                      "seats": hand.seat_numbers})  # fmt: skip
     ctx.hand = hand
@@ -324,14 +312,48 @@ def _progress(ctx: Ctx) -> None:
             raise RuntimeError(f"hand {ctx.hand.pk} is stuck in phase {state.phase}")
         seat = Seat.objects.filter(table=ctx.table, number=ctx.hand.seat_numbers[actor]).first()
         if seat is not None and seat.state == Seat.State.ACTIVE:
-            ctx.hand.actor_index = actor
-            ctx.hand.deadline = timezone.now() + timedelta(seconds=ctx.table.action_seconds)
-            ctx.hand.save(update_fields=["actor_index", "deadline"])
+            _start_turn(ctx, seat, actor)
             return
         # A player who left or sat out mid-hand: check when free, else fold.
         action, amount = _auto_decision(state, actor)
         ctx.state, events = act(state, actor, action, amount)
         _append_engine(ctx, events, SYSTEM)
+
+
+#: Consecutive timeouts after which a player is sat out.
+TIMEOUTS_BEFORE_SIT_OUT = 3
+#: The time bank refills by this much per hand dealt in, up to the maximum.
+TIME_BANK_REFILL_MS = 2_000
+TIME_BANK_MAX_MS = 60_000
+
+
+def _start_turn(ctx: Ctx, seat: Seat, actor: int) -> None:
+    """Records whose turn it is and the deadline (action time + time bank) as a table
+    event; ``Hand.deadline`` is its projection, which the timeout sweeper scans."""
+    assert ctx.hand is not None
+    now = timezone.now()
+    deadline = now + timedelta(seconds=ctx.table.action_seconds, milliseconds=seat.time_bank_ms)
+    ctx.hand.actor_index = actor
+    ctx.hand.turn_started_at = now
+    ctx.hand.deadline = deadline
+    ctx.hand.save(update_fields=["actor_index", "turn_started_at", "deadline"])
+    _table_event(ctx, "TurnStarted", {
+        "hand": ctx.hand.pk, "seat": seat.number, "player": seat.player_id,
+        "started_at": now.isoformat(), "deadline": deadline.isoformat(),
+        "time_bank_ms": seat.time_bank_ms,
+    })  # fmt: skip
+
+
+def _spend_time_bank(ctx: Ctx, seat: Seat) -> None:
+    """Charges the time used beyond the action time to the player's time bank."""
+    assert ctx.hand is not None
+    if ctx.hand.turn_started_at is None:
+        return
+    used_ms = int((timezone.now() - ctx.hand.turn_started_at).total_seconds() * 1000)
+    over = max(0, used_ms - ctx.table.action_seconds * 1000)
+    if over:
+        seat.time_bank_ms = max(0, seat.time_bank_ms - over)
+        seat.save(update_fields=["time_bank_ms"])
 
 
 def _finish_hand(ctx: Ctx) -> None:
@@ -626,6 +648,7 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
         if seat.consecutive_timeouts:
             seat.consecutive_timeouts = 0
             seat.save(update_fields=["consecutive_timeouts"])
+        _spend_time_bank(ctx, seat)
         _append_engine(ctx, events, actor)
         hand_id = ctx.hand.pk
         _progress(ctx)
@@ -634,3 +657,103 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
     return _run_command(table_id=table_id, player_id=player_id, key=key, command="act",
                         request={"action": action, "amount": amount, "version": version},
                         actor=actor, body=body)  # fmt: skip
+
+
+def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
+    """Enforces the shot clock: if the turn seen at ``expected_version`` is overdue, the
+    player checks when free, else folds; after TIMEOUTS_BEFORE_SIT_OUT in a row they are
+    sat out. A stale version (someone acted meanwhile) or a turn not yet due does nothing,
+    so racing sweepers act exactly once."""
+
+    def body(ctx: Ctx) -> dict[str, Any] | None:
+        if ctx.table.version != expected_version:
+            return None
+        _load_current_hand(ctx)
+        hand, state = ctx.hand, ctx.state
+        if hand is None or state is None or hand.deadline is None or state.actor is None:
+            return None
+        if hand.deadline > timezone.now():
+            return None
+        index = state.actor
+        seat = Seat.objects.get(table=ctx.table, player_id=hand.player_ids[index])
+        action, _ = _auto_decision(state, index)
+        ctx.state, events = act(state, index, action, None)
+        seat.consecutive_timeouts += 1
+        seat.time_bank_ms = 0
+        sat_out = seat.consecutive_timeouts >= TIMEOUTS_BEFORE_SIT_OUT
+        if sat_out:
+            seat.state = Seat.State.SITTING_OUT
+        seat.save(update_fields=["consecutive_timeouts", "time_bank_ms", "state"])
+        _table_event(ctx, "TurnTimedOut", {"hand": hand.pk, "seat": seat.number, "player": seat.player_id,
+                                           "action": action})  # fmt: skip
+        if sat_out:
+            _table_event(ctx, "PlayerSatOut", {"seat": seat.number, "player": seat.player_id,
+                                               "reason": "timeouts"})  # fmt: skip
+        _append_engine(ctx, events, SYSTEM)
+        _progress(ctx)
+        return {"timed_out": True, "seat": seat.number, "action": action}
+
+    return _run_command(table_id=table_id, player_id=None, key=None, command="timeout",
+                        request={"expected_version": expected_version}, actor=SYSTEM, body=body)  # fmt: skip
+
+
+def timeouts_sweep() -> int:
+    """Times out every overdue turn (the periodic sweeper); returns how many it enforced.
+
+    Reads each overdue table's version first and passes it as the expected version, so
+    two sweepers (or a sweeper and a player acting at the last moment) never double-act.
+    """
+    overdue = (
+        Hand.objects.filter(deadline__lte=timezone.now(), ended_at__isnull=True)
+        .values_list("table_id", "table__version")
+        .order_by("deadline")[:500]
+    )
+    enforced = 0
+    for table_id, version in list(overdue):
+        if table_timeout(table_id=table_id, expected_version=version).get("timed_out"):
+            enforced += 1
+    return enforced
+
+
+CHAT_MAX_LENGTH = 200
+CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per player and table
+
+
+class ChatRateLimited(DomainError):
+    status = 429
+    default_code = "chat_rate_limited"
+
+
+def table_chat(
+    *, table_id: int, player_id: int, text: object, key: str, actor: Actor
+) -> dict[str, Any]:
+    """Posts a chat line to the table stream (plain text; clients escape it)."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidRequest("Chat text must be a non-empty string.", code="invalid_chat")
+    clean = " ".join(text.split())
+    if len(clean) > CHAT_MAX_LENGTH:
+        raise InvalidRequest(f"Chat lines are at most {CHAT_MAX_LENGTH} characters.", code="chat_too_long",
+                             max=CHAT_MAX_LENGTH)  # fmt: skip
+    limit, window = CHAT_RATE
+    bucket = f"chat:{table_id}:{player_id}:{int(time.time() // window)}"
+    cache.add(bucket, 0, timeout=window * 2)
+    if cache.incr(bucket) > limit:
+        raise ChatRateLimited(
+            f"At most {limit} chat lines per {window} seconds.", retry_after_s=window
+        )
+
+    def body(ctx: Ctx) -> dict[str, Any]:
+        seat = (
+            Seat.objects.filter(table=ctx.table, player_id=player_id)
+            .select_related("player")
+            .first()
+        )
+        from django.contrib.auth import get_user_model
+
+        name = get_user_model().objects.get(pk=player_id).get_username()
+        _table_event(ctx, "ChatPosted", {"seat": seat.number if seat else None, "player_id": player_id,
+                                         "player": name, "text": clean})  # fmt: skip
+        return {"posted": True}
+
+    return _run_command(table_id=table_id, player_id=player_id, key=key, command="chat",
+                        request={"text": text}, actor=actor, body=body)  # fmt: skip

@@ -60,7 +60,11 @@ def test_projections_match_the_ledger(played):
 def test_verify_event_store_catches_a_settlement_the_events_do_not_explain(played):
     t, users = played
     hand = Hand.objects.filter(ended_at__isnull=False).first()
-    a, b = (Seat.objects.get(table=t, player=u).stake_account_id for u in users[:2])
+    richest_first = sorted(
+        (Seat.objects.get(table=t, player=u).stake_account for u in users),
+        key=lambda account: -account.balance,
+    )
+    a, b = richest_first[0].pk, richest_first[1].pk
     ledger_transfer(
         transfer_id=uuid.uuid4(), debit_account_id=a, credit_account_id=b, amount=1,
         currency="CHIPS", code="hand_settlement", reference=f"hand:{hand.pk}",

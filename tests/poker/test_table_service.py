@@ -1,8 +1,9 @@
 import pytest
 
 from ledger.models import Account
+from poker.hands import hand_state
 from poker.models import Hand, Seat
-from poker.services import hand_state, table_act, table_leave, table_sit
+from poker.services import table_act, table_leave, table_sit
 from tests.poker.conftest import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)

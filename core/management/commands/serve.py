@@ -3,14 +3,19 @@ is configured. Prints which backends are in use and where to go."""
 
 from __future__ import annotations
 
+import logging
 import signal
 import subprocess
 import sys
+import threading
+import time
 from typing import Any
 
 import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand
+
+logger = logging.getLogger(__name__)
 
 
 def _die_with_parent() -> None:
@@ -22,6 +27,29 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # not Linux: rely on the finally-block below
         pass
+
+
+def _embedded_beat() -> None:
+    """Calls each CELERY_BEAT_SCHEDULE task on its interval, forever (daemon thread)."""
+    from celery import current_app
+    from django.db import close_old_connections
+
+    schedule = {
+        name: float(entry["schedule"]) for name, entry in settings.CELERY_BEAT_SCHEDULE.items()
+    }  # type: ignore[arg-type]
+    due = dict.fromkeys(schedule, 0.0)
+    while True:
+        now = time.monotonic()
+        for name, interval in schedule.items():
+            if now >= due[name]:
+                due[name] = now + interval
+                try:
+                    current_app.tasks[str(settings.CELERY_BEAT_SCHEDULE[name]["task"])]()
+                except Exception:
+                    logger.exception("embedded beat task failed", extra={"task": name})
+                finally:
+                    close_old_connections()
+        time.sleep(0.25)
 
 
 class Command(BaseCommand):
@@ -41,7 +69,11 @@ class Command(BaseCommand):
             f"health: {base}/healthz"
         )
         children: list[subprocess.Popen[bytes]] = []
-        if not settings.CELERY_TASK_ALWAYS_EAGER:
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            # No broker, so no beat: run the periodic tasks (the shot clock sweeper) here.
+            threading.Thread(target=_embedded_beat, name="embedded-beat", daemon=True).start()
+            self.stdout.write("Periodic tasks run in-process (embedded beat).")
+        else:
             celery = [sys.executable, "-m", "celery", "-A", "config"]
             children.append(
                 subprocess.Popen(

@@ -1,0 +1,150 @@
+"""The shot clock: overdue turns are checked/folded exactly once, even with racing
+sweepers and across a worker restart; repeated timeouts sit a player out."""
+
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from handhistory.models import Event
+from poker.models import Hand, Seat, Table
+from poker.services import (
+    TIMEOUTS_BEFORE_SIT_OUT,
+    table_sit,
+    table_timeout,
+    timeouts_sweep,
+)
+from tests.poker.conftest import actor_for, key
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _start(table, player, **overrides):
+    t = table(**overrides)
+    users = [player(), player()]
+    for u in users:
+        table_sit(table_id=t.pk, player_id=u.pk, buy_in=10_000, key=key(), actor=actor_for(u))
+    t.refresh_from_db()
+    return t, users
+
+
+def _make_overdue(t):
+    Hand.objects.filter(pk=Table.objects.get(pk=t.pk).current_hand_id).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+
+
+def _timeouts(t):
+    return Event.objects.filter(stream=f"table-{t.pk}", type="TurnTimedOut").count()
+
+
+def test_turn_start_records_the_deadline_in_the_table_stream(table, player):
+    t, _ = _start(table, player, action_seconds=20)
+    hand = Hand.objects.get(pk=t.current_hand_id)
+    turn = Event.objects.filter(stream=f"table-{t.pk}", type="TurnStarted").last()
+    assert turn.payload["hand"] == hand.pk
+    assert turn.payload["deadline"] == hand.deadline.isoformat()
+    assert hand.deadline > timezone.now() + timedelta(seconds=19)
+
+
+def test_a_turn_not_yet_due_is_left_alone(table, player):
+    t, _ = _start(table, player)
+    assert table_timeout(table_id=t.pk, expected_version=t.version) == {"noop": True, "version": t.version}
+    assert _timeouts(t) == 0
+
+
+def test_a_stale_timeout_does_nothing(table, player):
+    t, _ = _start(table, player)
+    _make_overdue(t)
+    result = table_timeout(table_id=t.pk, expected_version=t.version - 1)
+    assert result["noop"] is True
+    assert _timeouts(t) == 0
+
+
+def test_overdue_player_is_folded_or_checked_exactly_once_with_racing_sweepers(table, player):
+    t, _ = _start(table, player)
+    hand_id = t.current_hand_id
+    _make_overdue(t)
+    barrier = threading.Barrier(2)
+    counts = []
+
+    def sweeper():
+        barrier.wait()
+        try:
+            counts.append(timeouts_sweep())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweeper) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(counts) == [0, 1]
+    assert _timeouts(t) == 1
+    event = Event.objects.filter(stream=f"table-{t.pk}", type="TurnTimedOut").get()
+    # Heads-up pre-flop the button faces the big blind: checking is not free, so a fold.
+    assert event.payload["action"] == "fold"
+    assert Hand.objects.get(pk=hand_id).ended_at is not None
+
+
+def test_consecutive_timeouts_sit_the_player_out(table, player):
+    t, users = _start(table, player)
+    timed_out_seats = []
+    for _ in range(2 * TIMEOUTS_BEFORE_SIT_OUT + 2):
+        t.refresh_from_db()
+        if t.current_hand_id is None:
+            break
+        _make_overdue(t)
+        result = table_timeout(table_id=t.pk, expected_version=t.version)
+        assert result.get("timed_out")
+        timed_out_seats.append(result["seat"])
+    states = set(Seat.objects.filter(table=t).values_list("state", flat=True))
+    assert Seat.State.SITTING_OUT in states
+    assert Table.objects.get(pk=t.pk).current_hand_id is None  # fewer than two active
+
+
+@pytest.mark.slow
+def test_a_restarted_worker_still_enforces_the_deadline(table, player):
+    t, _ = _start(table, player, action_seconds=3)
+    Seat.objects.filter(table=t).update(time_bank_ms=0)
+    hand_id = t.current_hand_id
+    db = settings.DATABASES["default"]
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_QUEUE": f"test-{uuid.uuid4().hex[:10]}",
+    }
+
+    def worker(tmp):
+        return subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "-B", "--pool", "solo",
+             "--schedule", str(tmp), "--without-gossip", "--without-mingle", "--loglevel", "WARNING"],
+            cwd=ROOT, env=env,
+        )  # fmt: skip
+
+    first = worker(ROOT / "var" / f"beat-{uuid.uuid4().hex}")
+    time.sleep(1.5)
+    first.kill()  # the worker dies before the deadline
+    first.wait(timeout=10)
+    assert _timeouts(t) == 0
+    second = worker(ROOT / "var" / f"beat-{uuid.uuid4().hex}")
+    try:
+        deadline = time.monotonic() + 45
+        while _timeouts(t) == 0 and time.monotonic() < deadline:
+            time.sleep(0.3)
+    finally:
+        second.terminate()
+        second.wait(timeout=20)
+    assert _timeouts(t) == 1
+    assert Hand.objects.get(pk=hand_id).ended_at is not None
