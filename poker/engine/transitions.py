@@ -413,7 +413,10 @@ def apply_in_place(state: HandState, event: Event) -> None:
     applier = APPLIERS.get(type(event))
     if applier is None:
         raise _bad(event, state, "a hand has exactly one HandStarted, first")
-    applier(state, event)
+    try:
+        applier(state, event)
+    except (IndexError, TypeError, ValueError) as exc:  # e.g. a player index out of range
+        raise _bad(event, state, f"malformed ({exc})") from None
 
 
 def apply(state: HandState | None, event: Event) -> HandState:

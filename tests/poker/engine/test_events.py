@@ -131,3 +131,9 @@ def test_events_that_do_not_fit_the_state_are_refused() -> None:
         apply(state, events[0])
     with pytest.raises(InvalidEvent):
         replay([])
+
+
+def test_malformed_events_are_refused_as_invalid_events() -> None:
+    state, _ = start_hand(config((1000,) * 3))
+    with pytest.raises(InvalidEvent):
+        apply(state, HoleCardsDealt(player=9, cards=(1, 2)))
