@@ -107,6 +107,17 @@ class AdjustmentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> Any:
+        # Django wraps this view in transaction.atomic(); the adjustment service is a
+        # durable money movement (its own transaction), so it must not be nested.
+        return self._changeform_view(request, object_id, form_url, extra_context)
+
     def save_model(self, request: HttpRequest, obj: Adjustment, form: Any, change: bool) -> None:
         created = services.adjustment_create(
             staff_user=request.user,  # type: ignore[arg-type]

@@ -132,17 +132,17 @@ def seat_account(*, seat_ref: str, currency: str) -> Account:
 # --- registration -----------------------------------------------------------------
 
 
-def signup_grant(user: AbstractBaseUser) -> Posting | None:
+def signup_grant(user: AbstractBaseUser) -> None:
     """Grants ``WALLET_SIGNUP_CHIPS`` play money (registration hook; caller's transaction).
 
     Idempotent per user: the transfer id is derived from the user id.
     """
     amount = int(settings.WALLET_SIGNUP_CHIPS)
     if amount <= 0:
-        return None
+        return
     issuer = house_account(kind=AccountKind.BONUS, currency=PLAY_MONEY)
     player = player_account(user_id=user.pk, currency=PLAY_MONEY)
-    return ledger_post_transfers_in_transaction(
+    ledger_post_transfers_in_transaction(
         transfers=[
             TransferRequest(
                 id=derived_id("signup-chips", user.pk),

@@ -111,7 +111,9 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @rule(leg=done, extra=amounts)
     def reuse_with_other_content_is_a_conflict(self, leg, extra):
-        changed = self._leg(leg.debit_account_id, leg.credit_account_id, leg.amount + extra, id=leg.id)
+        changed = self._leg(
+            leg.debit_account_id, leg.credit_account_id, leg.amount + extra, id=leg.id
+        )
         with pytest.raises(TransferConflict):
             self._post([changed])
 
