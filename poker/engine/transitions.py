@@ -73,18 +73,21 @@ def forced_bet_plan(config: HandConfig) -> tuple[tuple[str, int, int], ...]:
     ante trimming (uniform antes) an ante above every other player's ante is cut to the
     second largest, as the uncalled part would be returned anyway.
     """
-    n = config.player_count
     stacks = config.starting_stacks
-    antes = [min(config.forced_ante(i), stacks[i]) for i in range(n)]
-    posted = antes
-    if config.ante_trimming:
-        cutoff = sorted(antes)[-2]
-        posted = [min(a, cutoff) for a in antes]
-    plan = [("ante", i, posted[i]) for i in range(n) if posted[i]]
-    for i in range(n):
-        blind = min(config.forced_blind(i), stacks[i] - antes[i])
+    nominal_antes, blinds = config.antes, config.blinds_or_straddles
+    if len(stacks) == 2:  # PHH: heads-up forced bets are read reversed
+        nominal_antes, blinds = nominal_antes[::-1], blinds[::-1]
+    plan: list[tuple[str, int, int]] = []
+    antes = [a if a < s else s for a, s in zip(nominal_antes, stacks, strict=True)]
+    if any(antes):
+        cutoff = sorted(antes)[-2] if config.ante_trimming else max(antes)
+        posted = (a if a < cutoff else cutoff for a in antes)
+        plan.extend(("ante", i, a) for i, a in enumerate(posted) if a)
+    for i, blind in enumerate(blinds):
         if blind:
-            plan.append(("blind", i, blind))
+            left = stacks[i] - antes[i]
+            if left:
+                plan.append(("blind", i, blind if blind < left else left))
     return tuple(plan)
 
 

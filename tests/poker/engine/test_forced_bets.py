@@ -87,3 +87,11 @@ def test_heads_up_antes_are_reversed_like_blinds() -> None:
     state, events = start_hand(config((1000, 1000), antes=(5, 10), ante_trimming=False))
     assert events[1:3] == [AntePosted(player=0, amount=10), AntePosted(player=1, amount=5)]
     assert state.committed == (110, 55)
+
+
+def test_with_ante_trimming_an_ante_nobody_else_posts_is_trimmed_away() -> None:
+    # pokerkit semantics: ante trimming returns the part of an ante above the second
+    # largest, so a big-blind ante needs ante_trimming=False to play.
+    state, events = start_hand(config((1000,) * 3, antes=(0, 100, 0)))
+    assert not [e for e in events if type(e) is AntePosted]
+    assert state.committed == (50, 100, 0)

@@ -79,7 +79,7 @@ def tables(draw: Any, variant: str | None = None) -> HandConfig:
         min_bet=big if variant != "FT" else 0,
         small_bet=big if variant == "FT" else 0,
         big_bet=2 * big if variant == "FT" else 0,
-        ante_trimming=not bb_ante,
+        ante_trimming=draw(st.booleans()),
         rake=rake,
     )
 
