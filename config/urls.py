@@ -23,4 +23,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include(api_v1)),
     path("api/v1/", include("wallet.urls")),
+    # The web pages (lobby, login, live table) and their static files.
+    path("", include("poker.web.urls")),
 ]

@@ -1,0 +1,963 @@
+/* The live table page: renders the server's view and keeps it live over the WebSocket
+ * described in docs/protocol.md (snapshot / update / private / ack / error).
+ *
+ * Safety rule: everything that can come from a player (names, chat, error messages) is
+ * put in the page with textContent or as an attribute value, never parsed as HTML. This
+ * file builds every node with createElement; it never assigns HTML strings.
+ */
+(function () {
+  "use strict";
+
+  const root = document.getElementById("poker");
+  if (!root) return;
+  const cfg = JSON.parse(document.getElementById("table-config").textContent);
+  const $ = (sel, scope) => (scope || root).querySelector(sel);
+  const byTestId = (id) => $(`[data-testid="${id}"]`);
+
+  const RANKS = "23456789TJQKA";
+  const SUITS = "cdhs";
+  const SUIT_SYMBOL = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+  const SUIT_NAME = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+  const LOG_MAX = 300;
+  const CHAT_MAX = 200;
+  const BACKOFF_MIN_MS = 250;
+  const BACKOFF_MAX_MS = 5000;
+  const PRIVATE_GRACE_MS = 900;
+
+  const S = {
+    view: null, // {table, version, seats, hand, you}
+    version: null,
+    names: {}, // seat number -> player name (kept after they leave, for the log)
+    playerNames: {}, // player id -> name
+    handSeats: {}, // hand id -> seat numbers in engine player order
+    boards: {}, // hand id -> board card codes dealt so far
+    handNumbers: {}, // hand id -> hand number
+    lastHand: null, // {hand, number, winners: [], shown: [], stacks: {}}
+    legalFresh: true, // false between an update that may change them and our private
+    busy: false, // an act frame is on its way
+    ws: null,
+    backoff: BACKOFF_MIN_MS,
+    buffer: new Map(), // version -> update received ahead of a gap
+    resyncSentAt: 0,
+    errorTimer: null,
+    privateTimer: null,
+    chosenSeat: null,
+  };
+
+  // --- small helpers ----------------------------------------------------------------
+
+  function el(tag, attrs, text) {
+    const node = document.createElement(tag);
+    if (attrs) {
+      for (const [k, v] of Object.entries(attrs)) {
+        if (v === null || v === undefined || v === false) continue;
+        if (k === "class") node.className = v;
+        else node.setAttribute(k, v === true ? "" : String(v));
+      }
+    }
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function newKey() {
+    if (window.crypto && typeof window.crypto.randomUUID === "function") {
+      return window.crypto.randomUUID();
+    }
+    const b = new Uint8Array(16);
+    window.crypto.getRandomValues(b);
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  function cookie(name) {
+    for (const part of document.cookie.split(";")) {
+      const [k, ...rest] = part.trim().split("=");
+      if (k === name) return decodeURIComponent(rest.join("="));
+    }
+    return "";
+  }
+
+  function chips(n) {
+    return Number(n || 0).toString();
+  }
+
+  /** "AsKd" -> ["As", "Kd"]; [51, 45] -> ["As", "Kd"]. */
+  function cardCodes(cards) {
+    if (!cards) return [];
+    if (Array.isArray(cards)) {
+      return cards
+        .filter((c) => Number.isInteger(c) && c >= 0 && c < 52)
+        .map((c) => RANKS[c >> 2] + SUITS[c & 3]);
+    }
+    const out = [];
+    const compact = String(cards).replace(/\s+/g, "");
+    for (let i = 0; i + 1 < compact.length; i += 2) out.push(compact.slice(i, i + 2));
+    return out;
+  }
+
+  function cardText(code) {
+    const rank = code[0] === "T" ? "10" : code[0];
+    return rank + (SUIT_SYMBOL[code[1]] || code[1]);
+  }
+
+  function cardNode(code) {
+    const suit = code[1];
+    return el(
+      "span",
+      { class: `card suit-${suit}`, "data-card": code, title: `${code[0]} of ${SUIT_NAME[suit] || suit}` },
+      cardText(code),
+    );
+  }
+
+  function cardBack() {
+    return el("span", { class: "card back", "aria-label": "hidden card" }, "\u00a0");
+  }
+
+  function fillCards(container, codes) {
+    container.replaceChildren(...codes.map(cardNode));
+    container.setAttribute("data-cards", codes.join(""));
+  }
+
+  function plainCards(codes) {
+    return codes.join(" ");
+  }
+
+  // --- view helpers -----------------------------------------------------------------
+
+  function seats() {
+    return (S.view && S.view.seats) || [];
+  }
+
+  function seatRow(number) {
+    return seats().find((s) => s.seat === number) || null;
+  }
+
+  function mySeatRow() {
+    if (!cfg.user) return null;
+    return seats().find((s) => s.player === cfg.user) || null;
+  }
+
+  function rememberNames() {
+    for (const s of seats()) {
+      if (s.player) {
+        S.names[s.seat] = s.player;
+        if (s.player_id !== undefined && s.player_id !== null) S.playerNames[s.player_id] = s.player;
+      }
+    }
+  }
+
+  function nameOfSeat(seat) {
+    const row = seatRow(seat);
+    return (row && row.player) || S.names[seat] || `seat ${seat}`;
+  }
+
+  function nameOfPlayer(id, seat) {
+    if (id !== undefined && id !== null && S.playerNames[id]) return S.playerNames[id];
+    return seat !== undefined && seat !== null ? nameOfSeat(seat) : `player ${id}`;
+  }
+
+  /** Engine player order of a hand: left of the button first, the button last. */
+  function seatsOfHand(handId) {
+    if (S.handSeats[handId]) return S.handSeats[handId];
+    const hand = S.view && S.view.hand;
+    if (!hand || hand.id !== handId) return null;
+    const numbers = seats().filter((s) => s.in_hand).map((s) => s.seat).sort((a, b) => a - b);
+    const k = numbers.indexOf(hand.button_seat);
+    if (k < 0) return null;
+    const order = numbers.slice(k + 1).concat(numbers.slice(0, k + 1));
+    S.handSeats[handId] = order;
+    return order;
+  }
+
+  // --- rendering --------------------------------------------------------------------
+
+  function seatPosition(index, count, radiusScale) {
+    // Index 0 sits at the bottom centre; the others follow clockwise.
+    const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
+    const rx = 44 * radiusScale;
+    const ry = 40 * radiusScale;
+    return { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
+  }
+
+  function renderSeats() {
+    const container = document.getElementById("seats");
+    const table = S.view.table;
+    const count = table.max_seats;
+    const hand = S.view.hand;
+    const me = mySeatRow();
+    const anchor = me ? me.seat : 1;
+    const nodes = [];
+    for (let number = 1; number <= count; number++) {
+      const index = (number - anchor + count) % count;
+      const pos = seatPosition(index, count, 1);
+      const row = seatRow(number);
+      const classes = ["seat"];
+      if (!row) classes.push("empty");
+      if (row && me && row.seat === me.seat) classes.push("me");
+      if (row && row.folded) classes.push("folded");
+      if (row && row.all_in) classes.push("all-in");
+      if (row && row.state !== "active") classes.push("away");
+      if (hand && hand.actor_seat === number) classes.push("acting");
+      const node = el("div", {
+        class: classes.join(" "),
+        "data-testid": `seat-${number}`,
+        "data-seat": number,
+        "data-player": row ? row.player : "",
+        "data-stack": row ? row.stack : "",
+        style: `left:${pos.left}%;top:${pos.top}%`,
+      });
+      if (!row) {
+        node.append(el("div", { class: "seat-name" }, `Seat ${number}`));
+        const canChoose = cfg.user && !me && S.view.table.status !== "closed";
+        const label = el("div", { class: "seat-empty" }, canChoose ? "Sit here" : "empty");
+        node.append(label);
+        if (canChoose) {
+          node.classList.add("choosable");
+          node.setAttribute("role", "button");
+          node.setAttribute("tabindex", "0");
+          node.addEventListener("click", () => chooseSeat(number));
+        }
+      } else {
+        node.append(el("div", { class: "seat-name", "data-testid": `seat-${number}-name` }, row.player));
+        node.append(el("div", { class: "seat-stack", "data-testid": `seat-${number}-stack` }, chips(row.stack)));
+        let status = "";
+        if (row.folded) status = "folded";
+        else if (row.all_in) status = "all-in";
+        else if (row.state === "sitting_out") status = "sitting out";
+        else if (row.state === "leaving") status = "leaving";
+        else if (hand && !row.in_hand) status = "waiting";
+        node.append(el("div", { class: "seat-state", "data-testid": `seat-${number}-state` }, status));
+        const cards = el("div", { class: "seat-cards cards", "data-testid": `seat-${number}-cards` });
+        const shown = cardCodes(row.cards);
+        if (shown.length) {
+          fillCards(cards, shown);
+        } else if (row.in_hand && !row.folded && hand) {
+          const mine = me && me.seat === number && S.view.you ? cardCodes(S.view.you.hole_cards) : [];
+          if (mine.length) fillCards(cards, mine);
+          else {
+            const n = table.variant === "PO" ? 4 : 2;
+            for (let i = 0; i < n; i++) cards.append(cardBack());
+          }
+        }
+        node.append(cards);
+        if (hand && hand.actor_seat === number) {
+          node.append(el("div", { class: "seat-clock", "data-testid": `seat-${number}-clock` }));
+        }
+      }
+      nodes.push(node);
+      if (row && row.bet > 0) {
+        const bp = seatPosition(index, count, 0.58);
+        nodes.push(
+          el(
+            "div",
+            { class: "bet", "data-testid": `bet-${number}`, "data-amount": row.bet, style: `left:${bp.left}%;top:${bp.top}%` },
+            chips(row.bet),
+          ),
+        );
+      }
+      if (hand && hand.button_seat === number) {
+        const dp = seatPosition(index + 0.33, count, 0.7);
+        nodes.push(
+          el("div", { class: "dealer", "data-testid": "dealer-button", "data-seat": number, title: "Dealer button", style: `left:${dp.left}%;top:${dp.top}%` }, "D"),
+        );
+      }
+    }
+    container.replaceChildren(...nodes);
+  }
+
+  function renderCenter() {
+    const hand = S.view.hand;
+    const board = byTestId("board");
+    const pot = byTestId("pot");
+    const info = byTestId("hand-info");
+    if (!hand) {
+      fillCards(board, []);
+      pot.replaceChildren();
+      pot.setAttribute("data-total", "0");
+      const playing = seats().filter((s) => s.state === "active").length;
+      info.textContent = playing < 2 ? "Waiting for players…" : "Waiting for the next hand…";
+      return;
+    }
+    fillCards(board, cardCodes(hand.board));
+    info.textContent = `Hand #${hand.number} · ${hand.street}`;
+    pot.setAttribute("data-total", hand.total_pot);
+    const parts = [el("span", { class: "pot-total", "data-testid": "pot-total" }, `Pot ${chips(hand.total_pot)}`)];
+    const pots = hand.pots || [];
+    if (pots.length > 1) {
+      pots.forEach((p, i) => {
+        parts.push(
+          el("span", { class: "pot-part", "data-testid": `pot-${i}` }, `${i === 0 ? "Main" : `Side ${i}`} ${chips(p.amount)}`),
+        );
+      });
+    }
+    pot.replaceChildren(...parts);
+  }
+
+  function legal() {
+    const you = S.view && S.view.you;
+    const hand = S.view && S.view.hand;
+    const me = mySeatRow();
+    if (!you || !hand || !me || hand.actor_seat !== me.seat) return null;
+    if (!S.legalFresh || S.busy) return null;
+    return you.legal_actions || null;
+  }
+
+  function renderHero() {
+    const you = S.view.you;
+    const me = mySeatRow();
+    const hole = byTestId("hole-cards");
+    const codes = you && me && me.in_hand ? cardCodes(you.hole_cards) : [];
+    fillCards(hole, codes);
+    byTestId("hero").classList.toggle("seated", Boolean(me));
+
+    const la = legal();
+    const actions = byTestId("actions");
+    actions.hidden = !la;
+    for (const name of ["fold", "check", "call", "bet", "raise"]) {
+      const button = byTestId(`action-${name}`);
+      button.hidden = !la || !la.actions.includes(name);
+      button.disabled = false;
+    }
+    const sizing = byTestId("sizing");
+    if (la) {
+      byTestId("action-call").textContent = `Call ${chips(la.call_amount)}`;
+      const sized = la.actions.includes("bet") || la.actions.includes("raise");
+      sizing.hidden = !sized;
+      if (sized) {
+        const range = byTestId("amount-range");
+        const input = byTestId("amount-input");
+        for (const field of [range, input]) {
+          field.min = la.min_to;
+          field.max = la.max_to;
+        }
+        if (actions.getAttribute("data-for") !== `${S.version}:${la.min_to}:${la.max_to}`) {
+          setAmount(la.min_to);
+          actions.setAttribute("data-for", `${S.version}:${la.min_to}:${la.max_to}`);
+        } else {
+          setAmount(Number(input.value));
+        }
+      }
+    } else {
+      sizing.hidden = true;
+    }
+
+    const seated = Boolean(me);
+    const sitForm = byTestId("sit-form");
+    if (sitForm) {
+      sitForm.hidden = seated || S.view.table.status === "closed";
+      const select = byTestId("sit-seat");
+      const current = S.chosenSeat !== null ? String(S.chosenSeat) : select.value;
+      const options = [el("option", { value: "" }, "any")];
+      for (let n = 1; n <= S.view.table.max_seats; n++) {
+        if (!seatRow(n)) options.push(el("option", { value: n }, `seat ${n}`));
+      }
+      select.replaceChildren(...options);
+      select.value = options.some((o) => o.value === current) ? current : "";
+    }
+    const leave = byTestId("leave");
+    if (leave) leave.hidden = !seated || (me && me.state === "leaving");
+    const sitOut = byTestId("sit-out");
+    if (sitOut) sitOut.hidden = !seated || me.state !== "active";
+    const sitIn = byTestId("sit-in");
+    if (sitIn) sitIn.hidden = !seated || me.state !== "sitting_out";
+  }
+
+  function setAmount(value) {
+    const la = S.view && S.view.you && S.view.you.legal_actions;
+    if (!la) return;
+    let v = Math.round(Number(value));
+    if (!Number.isFinite(v)) v = la.min_to;
+    v = Math.max(la.min_to, Math.min(la.max_to, v));
+    byTestId("amount-range").value = v;
+    byTestId("amount-input").value = v;
+    byTestId("action-bet").textContent = v === la.max_to ? `Bet ${chips(v)} (all-in)` : `Bet ${chips(v)}`;
+    byTestId("action-raise").textContent = v === la.max_to ? `Raise to ${chips(v)} (all-in)` : `Raise to ${chips(v)}`;
+  }
+
+  function renderClock() {
+    const hand = S.view && S.view.hand;
+    const clock = byTestId("clock");
+    const seatClock = hand && hand.actor_seat ? byTestId(`seat-${hand.actor_seat}-clock`) : null;
+    if (!hand || !hand.deadline || !hand.actor_seat) {
+      clock.hidden = true;
+      return;
+    }
+    const left = Math.max(0, new Date(hand.deadline).getTime() - Date.now());
+    const seconds = Math.ceil(left / 1000);
+    const total = Math.max(1, (S.view.table.action_seconds || 30) * 1000);
+    if (seatClock) {
+      seatClock.textContent = `${seconds}s`;
+      seatClock.classList.toggle("urgent", seconds <= 5);
+    }
+    const me = mySeatRow();
+    const mine = me && me.seat === hand.actor_seat;
+    clock.hidden = !mine;
+    if (mine) {
+      $(".clock-text", clock).textContent = `Your turn: ${seconds}s`;
+      $(".clock-fill", clock).style.width = `${Math.min(100, (100 * left) / total)}%`;
+      clock.classList.toggle("urgent", seconds <= 5);
+    }
+  }
+
+  function renderLastHand() {
+    const panel = byTestId("last-hand");
+    const last = S.lastHand;
+    if (!last || !last.finished) {
+      panel.hidden = true;
+      return;
+    }
+    panel.hidden = false;
+    panel.setAttribute("data-hand", last.hand);
+    $(".last-hand-number", panel).textContent = last.number ? `#${last.number}` : "";
+    const winner = byTestId("winner");
+    const lines = last.winners.map((w) =>
+      el(
+        "div",
+        { class: "winner-line", "data-seat": w.seat, "data-player": w.name, "data-amount": w.amount },
+        `${w.name} wins ${chips(w.amount)}${w.potLabel}${w.desc ? ` with ${w.desc}` : ""}`,
+      ),
+    );
+    winner.replaceChildren(...lines);
+    const shown = byTestId("shown");
+    shown.replaceChildren(
+      ...last.shown.map((s) => {
+        const line = el("div", { class: "shown-line", "data-seat": s.seat, "data-cards": s.cards.join("") });
+        line.append(el("span", { class: "who" }, `${s.name} shows `));
+        const cards = el("span", { class: "cards" });
+        cards.replaceChildren(...s.cards.map(cardNode));
+        line.append(cards);
+        return line;
+      }),
+    );
+    const stacks = byTestId("final-stacks");
+    stacks.replaceChildren(
+      ...Object.keys(last.stacks)
+        .map(Number)
+        .sort((a, b) => a - b)
+        .map((seat) =>
+          el(
+            "li",
+            { "data-testid": `final-stack-${seat}`, "data-seat": seat, "data-stack": last.stacks[seat] },
+            `${last.names[seat] || nameOfSeat(seat)}: ${chips(last.stacks[seat])}`,
+          ),
+        ),
+    );
+  }
+
+  function render() {
+    if (!S.view) return;
+    root.setAttribute("data-version", S.version);
+    root.setAttribute("data-hand", S.view.hand ? S.view.hand.id : "");
+    renderSeats();
+    renderCenter();
+    renderHero();
+    renderClock();
+    renderLastHand();
+  }
+
+  // --- log, chat, errors ------------------------------------------------------------
+
+  function appendLine(list, node, max) {
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    list.append(node);
+    while (list.children.length > max) list.firstElementChild.remove();
+    if (atBottom) list.scrollTop = list.scrollHeight;
+  }
+
+  function log(text, kind) {
+    appendLine(byTestId("log"), el("li", { class: kind ? `log-${kind}` : null }, text), LOG_MAX);
+  }
+
+  function chat(name, text) {
+    const line = el("li", { class: "chat-line" });
+    line.append(el("span", { class: "chat-name" }, name));
+    line.append(el("span", { class: "chat-text" }, text));
+    appendLine(byTestId("chat"), line, CHAT_MAX);
+  }
+
+  function showError(code, message) {
+    const banner = byTestId("error");
+    banner.setAttribute("data-code", code || "");
+    banner.textContent = message || code || "Something went wrong.";
+    banner.hidden = false;
+    clearTimeout(S.errorTimer);
+    S.errorTimer = setTimeout(() => {
+      banner.hidden = true;
+    }, 8000);
+  }
+
+  function setConn(state, text) {
+    const node = byTestId("conn-status");
+    node.setAttribute("data-state", state);
+    node.textContent = text;
+  }
+
+  // --- events -> log lines ----------------------------------------------------------
+
+  const STREETS = { 1: "Flop", 2: "Turn", 3: "River" };
+
+  function handEvent(handId, ev) {
+    const who = () => nameOfSeat(ev.seat);
+    switch (ev.type) {
+      case "HandStarted":
+        break;
+      case "AntePosted":
+        log(`${who()} posts ante ${chips(ev.amount)}`);
+        break;
+      case "BlindPosted":
+        log(`${who()} posts blind ${chips(ev.amount)}`);
+        break;
+      case "HoleCardsDealt":
+        break;
+      case "BoardDealt": {
+        const dealt = cardCodes(ev.cards);
+        const board = (S.boards[handId] || []).concat(dealt);
+        S.boards[handId] = board;
+        log(`Board: ${plainCards(board)}`, "board");
+        break;
+      }
+      case "PlayerFolded":
+        log(`${who()} folds`);
+        break;
+      case "PlayerChecked":
+        log(`${who()} checks`);
+        break;
+      case "PlayerCalled":
+        log(`${who()} calls ${chips(ev.amount)}`);
+        break;
+      case "BetPlaced":
+        log(`${who()} bets ${chips(ev.amount)}`);
+        break;
+      case "RaisedTo":
+        log(`${who()} raises to ${chips(ev.amount)}`);
+        break;
+      case "UncalledBetReturned":
+        log(`Uncalled ${chips(ev.amount)} returned to ${who()}`);
+        break;
+      case "CardsShown": {
+        const codes = cardCodes(ev.cards);
+        log(`${who()} shows ${plainCards(codes)}`, "show");
+        const last = lastHandFor(handId);
+        last.shown.push({ seat: ev.seat, name: who(), cards: codes });
+        break;
+      }
+      case "CardsMucked":
+        log(`${who()} mucks`);
+        break;
+      case "RakeTaken":
+        if (ev.amount) log(`Rake ${chips(ev.amount)}`);
+        break;
+      case "PotAwarded": {
+        const order = seatsOfHand(handId) || [];
+        const last = lastHandFor(handId);
+        (ev.winners || []).forEach((player, i) => {
+          const seat = order[player];
+          const name = seat !== undefined ? nameOfSeat(seat) : `player ${player}`;
+          const amount = (ev.amounts || [])[i] || 0;
+          const potLabel = ev.pot > 0 ? ` (side pot ${ev.pot})` : "";
+          const desc = ev.hand ? ev.hand.replace(/_/g, " ") : "";
+          log(`${name} wins ${chips(amount)}${potLabel}${desc ? ` with ${desc}` : ""}`, "win");
+          last.winners.push({ seat, name, amount, potLabel, desc });
+        });
+        break;
+      }
+      case "HandEnded":
+        break;
+      default:
+        break;
+    }
+  }
+
+  function lastHandFor(handId) {
+    if (!S.lastHand || S.lastHand.hand !== handId) {
+      S.lastHand = { hand: handId, number: S.handNumbers[handId], winners: [], shown: [], stacks: {}, names: {}, finished: false };
+    }
+    return S.lastHand;
+  }
+
+  function tableEvent(ev) {
+    const who = () => nameOfPlayer(ev.player_id !== undefined ? ev.player_id : ev.player, ev.seat);
+    switch (ev.type) {
+      case "ChatPosted":
+        chat(typeof ev.player === "string" ? ev.player : nameOfPlayer(ev.player_id, ev.seat), ev.text);
+        break;
+      case "HandBegan":
+        if (Array.isArray(ev.seats)) S.handSeats[ev.hand] = ev.seats;
+        S.handNumbers[ev.hand] = ev.number;
+        log(`Hand #${ev.number} begins (button: ${nameOfSeat(ev.button_seat)})`, "hand");
+        break;
+      case "HandFinished": {
+        const last = lastHandFor(ev.hand);
+        last.stacks = ev.stacks || {};
+        for (const seat of Object.keys(last.stacks)) last.names[seat] = nameOfSeat(Number(seat));
+        last.finished = true;
+        log(last.number ? `Hand #${last.number} is over` : "The hand is over", "hand");
+        break;
+      }
+      case "PlayerSat":
+        log(`${who()} sits in seat ${ev.seat} with ${chips(ev.buy_in)}`, "table");
+        break;
+      case "PlayerLeaving":
+        log(`${who()} will leave after this hand`, "table");
+        break;
+      case "PlayerLeft":
+        log(`${who()} leaves`, "table");
+        break;
+      case "PlayerCashedOut":
+        log(`${who()} leaves with ${chips(ev.amount)}`, "table");
+        break;
+      case "PlayerSatOut":
+        log(`${who()} sits out`, "table");
+        break;
+      case "PlayerSatIn":
+        log(`${who()} is back`, "table");
+        break;
+      case "PlayerToppedUp":
+        log(`${who()} adds ${chips(ev.amount)}`, "table");
+        break;
+      case "TurnTimedOut":
+        log(`${who()} ran out of time`, "table");
+        break;
+      default:
+        break;
+    }
+  }
+
+  // --- state changes ----------------------------------------------------------------
+
+  function applySnapshot(view, version) {
+    if (S.version !== null && version < S.version) return;
+    const oldHand = S.view && S.view.hand ? S.view.hand.id : null;
+    S.view = view;
+    S.version = version;
+    if (view.hand) S.handNumbers[view.hand.id] = view.hand.number;
+    if (view.hand && view.hand.id !== oldHand) seatsOfHand(view.hand.id);
+    S.legalFresh = true;
+    S.busy = false;
+    rememberNames();
+    for (const v of Array.from(S.buffer.keys())) if (v <= version) S.buffer.delete(v);
+    drainBuffer();
+    render();
+  }
+
+  function applyUpdate(msg) {
+    const before = S.view.hand ? S.view.hand.id : null;
+    const groups = msg.events || [];
+    // Names first: a player who just sat is only in the new seats, one who left only in the old.
+    rememberNames();
+    const pub = msg.public || {};
+    const nextSeats = pub.seats || S.view.seats;
+    for (const s of nextSeats) {
+      if (s.player) {
+        S.names[s.seat] = s.player;
+        if (s.player_id !== undefined && s.player_id !== null) S.playerNames[s.player_id] = s.player;
+      }
+    }
+    for (const g of groups) {
+      if (g.kind === "table" && g.event && g.event.type === "HandBegan") {
+        if (Array.isArray(g.event.seats)) S.handSeats[g.event.hand] = g.event.seats;
+        S.handNumbers[g.event.hand] = g.event.number;
+      }
+    }
+    for (const g of groups) {
+      if (g.kind === "hand") for (const ev of g.events || []) handEvent(g.hand, ev);
+      else if (g.kind === "table" && g.event) tableEvent(g.event);
+    }
+    const you = S.view.you;
+    S.view = {
+      table: pub.table || S.view.table,
+      version: msg.version,
+      seats: nextSeats,
+      hand: "hand" in pub ? pub.hand : S.view.hand,
+      you,
+    };
+    S.version = msg.version;
+    const hand = S.view.hand;
+    const me = mySeatRow();
+    if (you) {
+      if (!me) S.view.you = null;
+      else {
+        you.seat = me.seat;
+        you.state = me.state;
+      }
+    }
+    if ((hand ? hand.id : null) !== before && S.view.you) {
+      S.view.you.hole_cards = null;
+      S.view.you.legal_actions = null;
+    }
+    const changesTurn = groups.some(
+      (g) => g.kind === "hand" || (g.kind === "table" && g.event && g.event.type !== "ChatPosted"),
+    );
+    if (changesTurn) {
+      S.legalFresh = false;
+      S.busy = false;
+      if (S.view.you) S.view.you.legal_actions = null;
+    }
+    S.legalFresh = S.legalFresh || !(hand && me && hand.actor_seat === me.seat);
+    expectPrivate();
+  }
+
+  /** The server sends a `private` right after an update that changes what only we may
+   * see; if none came (a dropped frame), ask REST for our view instead of showing none. */
+  function expectPrivate() {
+    clearTimeout(S.privateTimer);
+    const hand = S.view.hand;
+    const me = mySeatRow();
+    if (!hand || !me || !cfg.user) return;
+    const needCards = me.in_hand && !(S.view.you && S.view.you.hole_cards);
+    const needActions = hand.actor_seat === me.seat && !S.legalFresh;
+    if (needCards || needActions) {
+      S.privateTimer = setTimeout(refreshState, PRIVATE_GRACE_MS);
+    }
+  }
+
+  function applyPrivate(msg) {
+    if (!S.view) return;
+    if (msg.you === null) {
+      S.view.you = null;
+    } else {
+      S.view.you = Object.assign({}, S.view.you || {}, msg.you);
+      S.legalFresh = true;
+      S.busy = false;
+    }
+    render();
+    if (S.view.you) expectPrivate();
+  }
+
+  function drainBuffer() {
+    while (S.buffer.has(S.version + 1)) {
+      const next = S.buffer.get(S.version + 1);
+      S.buffer.delete(S.version + 1);
+      applyUpdate(next);
+    }
+    for (const v of Array.from(S.buffer.keys())) if (v <= S.version) S.buffer.delete(v);
+    if (S.buffer.size && Date.now() - S.resyncSentAt > 3000) sendResync();
+  }
+
+  function sendResync() {
+    S.resyncSentAt = Date.now();
+    send({ type: "resync", from_version: S.version });
+  }
+
+  function onUpdate(msg) {
+    if (!S.view || S.version === null) return;
+    if (msg.version <= S.version) return; // already have it
+    if (msg.version === S.version + 1) {
+      applyUpdate(msg);
+      drainBuffer();
+      render();
+      return;
+    }
+    S.buffer.set(msg.version, msg);
+    if (Date.now() - S.resyncSentAt > 3000) sendResync();
+  }
+
+  function handle(msg) {
+    if (!msg || typeof msg !== "object") return;
+    switch (msg.type) {
+      case "snapshot":
+        applySnapshot(msg.view, msg.version);
+        break;
+      case "update":
+        onUpdate(msg);
+        break;
+      case "private":
+        applyPrivate(msg);
+        break;
+      case "error":
+        S.busy = false;
+        showError(msg.code, msg.message);
+        if (S.view) render();
+        if (msg.code === "stale_version" || msg.code === "not_your_turn") refreshState();
+        break;
+      case "ack":
+      case "pong":
+        break;
+      default:
+        break;
+    }
+  }
+
+  // --- transport --------------------------------------------------------------------
+
+  function send(frame) {
+    if (!S.ws || S.ws.readyState !== WebSocket.OPEN) {
+      showError("not_connected", "Not connected to the table; reconnecting…");
+      return false;
+    }
+    S.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  function connect() {
+    const proto = window.location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${window.location.host}${cfg.ws_path}`);
+    S.ws = ws;
+    setConn("connecting", "connecting…");
+    ws.onopen = () => {
+      setConn("open", "live");
+      S.backoff = BACKOFF_MIN_MS;
+    };
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch (_) {
+        return;
+      }
+      handle(msg);
+    };
+    ws.onclose = (event) => {
+      if (S.ws !== ws) return;
+      S.ws = null;
+      if (event.code === 4404) {
+        setConn("closed", "table closed");
+        showError("table_not_found", "This table does not exist any more.");
+        return;
+      }
+      const delay = Math.min(BACKOFF_MAX_MS, S.backoff) * (0.8 + Math.random() * 0.4);
+      S.backoff = Math.min(BACKOFF_MAX_MS, S.backoff * 2);
+      setConn("closed", `reconnecting in ${Math.ceil(delay / 1000)}s…`);
+      setTimeout(connect, delay);
+    };
+  }
+
+  async function api(path, method, body) {
+    const init = {
+      method,
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+    };
+    if (method !== "GET") {
+      init.headers["Content-Type"] = "application/json";
+      init.headers["X-CSRFToken"] = cookie("csrftoken");
+      init.headers["Idempotency-Key"] = newKey();
+      init.body = JSON.stringify(body || {});
+    }
+    const resp = await fetch(cfg.api_base + path, init);
+    let data = null;
+    try {
+      data = await resp.json();
+    } catch (_) {
+      data = null;
+    }
+    if (!resp.ok) {
+      const err = new Error((data && data.message) || `HTTP ${resp.status}`);
+      err.code = (data && data.code) || `http_${resp.status}`;
+      throw err;
+    }
+    return data;
+  }
+
+  async function refreshState() {
+    if (!cfg.user) return;
+    try {
+      const view = await api("state/", "GET");
+      if (view && typeof view.version === "number") applySnapshot(view, view.version);
+    } catch (err) {
+      showError(err.code, err.message);
+    }
+  }
+
+  // --- user input -------------------------------------------------------------------
+
+  function act(action) {
+    const la = legal();
+    if (!la || !la.actions.includes(action)) return;
+    const frame = { type: "act", action, key: newKey() };
+    if (action === "bet" || action === "raise") {
+      frame.amount = Number(byTestId("amount-input").value);
+    }
+    if (send(frame)) {
+      S.busy = true;
+      render();
+    }
+  }
+
+  function sizeTo(kind) {
+    const you = S.view && S.view.you;
+    const la = you && you.legal_actions;
+    if (!la) return;
+    const me = mySeatRow();
+    const myBet = me ? me.bet : 0;
+    const pot = (S.view.hand && S.view.hand.total_pot) || 0;
+    const call = la.call_amount || 0;
+    const potRaise = (fraction) => myBet + call + Math.floor((pot + call) * fraction);
+    const target = { min: la.min_to, max: la.max_to, half: potRaise(0.5), pot: potRaise(1) }[kind];
+    setAmount(target);
+  }
+
+  function chooseSeat(number) {
+    S.chosenSeat = number;
+    const select = byTestId("sit-seat");
+    if (select) select.value = String(number);
+    const buyIn = byTestId("sit-buy-in");
+    if (buyIn) buyIn.focus();
+  }
+
+  async function command(path, body, button) {
+    if (button) button.disabled = true;
+    try {
+      await api(path, "POST", body);
+      await refreshState();
+    } catch (err) {
+      showError(err.code, err.message);
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+
+  function wire() {
+    for (const button of root.querySelectorAll("[data-action]")) {
+      button.addEventListener("click", () => act(button.getAttribute("data-action")));
+    }
+    for (const button of root.querySelectorAll("[data-size]")) {
+      button.addEventListener("click", () => sizeTo(button.getAttribute("data-size")));
+    }
+    byTestId("amount-range").addEventListener("input", (e) => setAmount(e.target.value));
+    byTestId("amount-input").addEventListener("change", (e) => setAmount(e.target.value));
+
+    const sitForm = byTestId("sit-form");
+    if (sitForm) {
+      sitForm.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const buyIn = Number(byTestId("sit-buy-in").value);
+        const seat = byTestId("sit-seat").value;
+        const body = { buy_in: buyIn };
+        if (seat) body.seat = Number(seat);
+        S.chosenSeat = null;
+        command("sit/", body, byTestId("sit-submit"));
+      });
+    }
+    const leave = byTestId("leave");
+    if (leave) leave.addEventListener("click", () => command("leave/", {}, leave));
+    const sitOut = byTestId("sit-out");
+    if (sitOut) sitOut.addEventListener("click", () => send({ type: "sit_out", key: newKey() }));
+    const sitIn = byTestId("sit-in");
+    if (sitIn) sitIn.addEventListener("click", () => send({ type: "sit_in", key: newKey() }));
+
+    const chatForm = byTestId("chat-form");
+    if (chatForm) {
+      chatForm.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const input = byTestId("chat-input");
+        const text = input.value.trim();
+        if (!text) return;
+        if (send({ type: "chat", text: text.slice(0, 200), key: newKey() })) input.value = "";
+      });
+    }
+    setInterval(renderClock, 250);
+    setInterval(() => {
+      if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify({ type: "ping" }));
+    }, 25000);
+  }
+
+  // --- start ------------------------------------------------------------------------
+
+  wire();
+  const initial = JSON.parse(document.getElementById("initial-view").textContent);
+  applySnapshot(initial, initial.version);
+  connect();
+})();

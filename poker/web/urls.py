@@ -1,0 +1,16 @@
+"""Routes of the web pages (mounted at the site root)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.urls import path
+
+from poker.web import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("login/", views.LoginView.as_view(), name="web-login"),
+    path("logout/", views.LogoutView.as_view(), name="web-logout"),
+    path("tables/<int:table_id>/", views.table, name="web-table"),
+    path(f"{settings.STATIC_URL.strip('/')}/<path:path>", views.static, name="web-static"),
+]

@@ -1,0 +1,65 @@
+"""Thin page views: they render a template with what a selector returns.
+
+The table page embeds the viewer's current view (the same shape as the WebSocket
+``snapshot``) so it renders at once; ``table.js`` then keeps it live over the socket.
+Playing (sitting, acting, chatting) needs a login; anyone may watch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import views as auth_views
+from django.contrib.staticfiles import views as static_views
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse_lazy
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+from poker import selectors
+from poker.models import Table
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Every table that is not closed, with stakes, seats taken and the average pot."""
+    return render(request, "poker/lobby.html", {"tables": selectors.lobby()})
+
+
+@ensure_csrf_cookie
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The live table; the view embedded is the caller's own (their cards only)."""
+    if not Table.objects.filter(pk=table_id).exists():
+        raise Http404(f"No table {table_id}.")
+    viewer = request.user.pk if request.user.is_authenticated else None
+    view = selectors.table_view(table_id=table_id, viewer_id=viewer)
+    config: dict[str, Any] = {
+        "table_id": table_id,
+        "user": request.user.get_username() if viewer is not None else None,
+        "ws_path": f"/ws/tables/{table_id}/",
+        "api_base": f"/api/v1/tables/{table_id}/",
+        "login_url": f"{reverse_lazy('web-login')}?next={request.path}",
+    }
+    return render(
+        request,
+        "poker/table.html",
+        {"table": view["table"], "view": view, "config": config},
+    )
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "poker/login.html"
+    redirect_authenticated_user = True
+    next_page = reverse_lazy("lobby")
+
+
+class LogoutView(auth_views.LogoutView):
+    next_page = reverse_lazy("lobby")
+
+
+def static(request: HttpRequest, path: str) -> HttpResponse:
+    """Static files straight from the app folders (the finders), in every mode.
+
+    The pages must work on a machine with no internet and no separate file server, and
+    ``uvicorn`` serves nothing by itself; our assets are a few small files.
+    """
+    return static_views.serve(request, path, insecure=True)
