@@ -28,6 +28,7 @@ typecheck: $(STAMP)
 	DEBUG=1 $(VENV)/bin/mypy --strict --ignore-missing-imports poker/engine
 
 test: $(STAMP) lint typecheck
+	sh scripts/ensure_browser.sh
 	$(PY) scripts/with_services.py \
 		-- $(PY) manage.py makemigrations --check --dry-run \
 		-- $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
