@@ -16,6 +16,7 @@ from poker.engine.errors import InvalidConfig
 from poker.engine.evaluator import (
     category,
     evaluate,
+    evaluate7_unchecked,
     evaluate_omaha,
     evaluate_short_deck,
     short_deck_category,
@@ -130,6 +131,9 @@ class Variant:
 
 
 def _holdem_value(hole: Sequence[int], board: Sequence[int]) -> int:
+    if len(board) == 5 and len(hole) == 2:
+        # Cards were validated when dealt (distinct, in the deck): skip re-checking them.
+        return evaluate7_unchecked(*hole, *board)
     return evaluate((*hole, *board))
 
 
