@@ -59,7 +59,10 @@ def test_turn_start_records_the_deadline_in_the_table_stream(table, player):
 
 def test_a_turn_not_yet_due_is_left_alone(table, player):
     t, _ = _start(table, player)
-    assert table_timeout(table_id=t.pk, expected_version=t.version) == {"noop": True, "version": t.version}
+    assert table_timeout(table_id=t.pk, expected_version=t.version) == {
+        "noop": True,
+        "version": t.version,
+    }
     assert _timeouts(t) == 0
 
 
@@ -99,7 +102,7 @@ def test_overdue_player_is_folded_or_checked_exactly_once_with_racing_sweepers(t
 
 
 def test_consecutive_timeouts_sit_the_player_out(table, player):
-    t, users = _start(table, player)
+    t, _ = _start(table, player)
     timed_out_seats = []
     for _ in range(2 * TIMEOUTS_BEFORE_SIT_OUT + 2):
         t.refresh_from_db()
@@ -109,8 +112,9 @@ def test_consecutive_timeouts_sit_the_player_out(table, player):
         result = table_timeout(table_id=t.pk, expected_version=t.version)
         assert result.get("timed_out")
         timed_out_seats.append(result["seat"])
-    states = set(Seat.objects.filter(table=t).values_list("state", flat=True))
-    assert Seat.State.SITTING_OUT in states
+    sat_out = Seat.objects.get(table=t, state=Seat.State.SITTING_OUT)
+    assert sat_out.consecutive_timeouts == TIMEOUTS_BEFORE_SIT_OUT
+    assert timed_out_seats.count(sat_out.number) >= TIMEOUTS_BEFORE_SIT_OUT
     assert Table.objects.get(pk=t.pk).current_hand_id is None  # fewer than two active
 
 
