@@ -160,17 +160,25 @@ def run(hands: int = 200_000, json_path: Path | None = DEFAULT_JSON) -> dict[str
     mismatches = _check_against_phevaluator(tuples, evaluate_batch(array).tolist())
     public = rows.get("phevaluator evaluate_cards", {}).get("evals_per_s")
     core = rows.get("phevaluator C core _pheval.evaluate_7cards", {}).get("evals_per_s")
-    for row in rows.values():
-        row["vs_phevaluator_public"] = row["evals_per_s"] / public if public else float("nan")
-        row["vs_phevaluator_c_core"] = row["evals_per_s"] / core if core else float("nan")
+    ratios: dict[str, dict[str, float | None]] = {
+        name: {
+            "vs_phevaluator_public": row["evals_per_s"] / public if public else None,
+            "vs_phevaluator_c_core": row["evals_per_s"] / core if core else None,
+        }
+        for name, row in rows.items()
+    }
+
+    def ratio(value: float | None) -> str:
+        return "-" if value is None else f"{value:.2f}x"
 
     print(f"{hands:,} random 7-card hands (seed {SEED}); best of {ROUNDS} interleaved rounds")
     print(f"{'contender':<46}{'evals/s':>14}{'vs phe API':>12}{'vs phe C':>10}")
     for name, row in sorted(rows.items(), key=lambda kv: -kv[1]["evals_per_s"]):
         note = f"  (timed on {row['hands']:,})" if row["hands"] != hands else ""
         print(
-            f"{name:<46}{row['evals_per_s']:>14,.0f}{row['vs_phevaluator_public']:>11.2f}x"
-            f"{row['vs_phevaluator_c_core']:>9.2f}x{note}"
+            f"{name:<46}{row['evals_per_s']:>14,.0f}"
+            f"{ratio(ratios[name]['vs_phevaluator_public']):>12}"
+            f"{ratio(ratios[name]['vs_phevaluator_c_core']):>10}{note}"
         )
     for name in skipped:
         print(f"{name}: not installed, skipped")
@@ -181,7 +189,7 @@ def run(hands: int = 200_000, json_path: Path | None = DEFAULT_JSON) -> dict[str
         "hands": hands,
         "seed": SEED,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
-        "contenders": rows,
+        "contenders": {name: {**row, **ratios[name]} for name, row in rows.items()},
         "skipped": skipped,
         "mismatches_vs_phevaluator": mismatches,
     }
