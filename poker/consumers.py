@@ -1,0 +1,385 @@
+"""The live table WebSocket (docs/protocol.md): a thin edge over the table services.
+
+One connection watches one table. It joins the table's channel-layer group, whose
+messages are the PUBLIC ``update`` payloads the services broadcast after commit, and
+forwards them unchanged. What only this connection's user may see (hole cards, legal
+actions) is never put in a group message: it is read per connection from
+``table_view`` and sent as a ``private`` frame right after the update that changed it.
+
+Ordering: each connection keeps the last version it sent. Older or duplicate updates are
+dropped; a gap is filled from the stored updates (``updates_since``) or, when too far
+behind, by a fresh snapshot, so every connection sees strictly increasing, gap-free
+versions, and a ``private`` frame never runs ahead of the public stream.
+
+Client frames are validated completely (``poker.ws_protocol``) before any service is
+called; service calls are the same durable, idempotent commands the REST API uses.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import connection, transaction
+
+from core.broadcast import table_group
+from core.errors import DomainError, NotFound
+from core.exceptions import map_exception
+from core.ws_auth import _user_for_token
+from handhistory.store import Actor
+from poker import selectors, services
+from poker.ws_protocol import MAX_KEY_LENGTH, Frame, ProtocolError, error_frame, parse_frame
+
+logger = logging.getLogger(__name__)
+
+#: Close codes (4000-4999 are the application's).
+CLOSE_UNAUTHORIZED = 4401
+CLOSE_NOT_FOUND = 4404
+CLOSE_BAD_REQUEST = 4400
+CLOSE_INTERNAL = 1011
+
+#: The keys of a public update; anything else a group message might carry is dropped.
+_UPDATE_KEYS = ("type", "version", "events", "public")
+
+
+class NotAuthenticated(DomainError):
+    """A spectator (anonymous connection) tried to act or chat."""
+
+    status = 401
+    default_code = "not_authenticated"
+
+
+class AlreadyAuthenticated(DomainError):
+    status = 409
+    default_code = "already_authenticated"
+
+
+# --- database calls (sync, run in Channels' DB thread) ----------------------------------------
+
+
+def _consistent_view(table_id: int, viewer_id: int | None) -> dict[str, Any]:
+    """``table_view`` read from ONE database snapshot, so its version matches its content
+    (the selector runs several queries; under autocommit a commit could land in between)."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return selectors.table_view(table_id=table_id, viewer_id=viewer_id)
+
+
+_view = database_sync_to_async(_consistent_view)
+_updates_since = database_sync_to_async(selectors.updates_since)
+_act = database_sync_to_async(services.table_act)
+_sit_out = database_sync_to_async(services.table_sit_out)
+_sit_in = database_sync_to_async(services.table_sit_in)
+_chat = database_sync_to_async(services.table_chat)
+
+
+def _public(update: dict[str, Any]) -> dict[str, Any]:
+    """The update as it goes on the wire: its public keys only."""
+    return {k: update[k] for k in _UPDATE_KEYS if k in update}
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """``ws/tables/<table_id>/``: snapshot on connect, public updates, private frames,
+    and the client commands of the protocol."""
+
+    table_id: int
+    user_id: int | None
+    version: int
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.group = table_group(self.table_id)
+        self.joined = False
+        self.user_id = None
+        self.version = -1
+        # What this connection last saw publicly, to tell when a private frame is due.
+        self.my_seat: int | None = None
+        self.actor_seat: int | None = None
+        self.hand_id: int | None = None
+        self.had_cards = False
+        # Accept first: a close code only reaches a client on an accepted socket.
+        await self.accept()
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.user_id = int(user.pk)
+        elif self.scope.get("auth_method") == "token":  # a token was given and is bad
+            await self.close(code=CLOSE_UNAUTHORIZED)
+            return
+        device = self._device_id()
+        if device is None:
+            await self.close(code=CLOSE_BAD_REQUEST)
+            return
+        self.actor = self._actor(device)
+        # Join before reading the snapshot: an update committed in between is then queued
+        # for us and dropped as old (or forwarded) by its version; nothing falls in a hole.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.joined = True
+        try:
+            await self._send_snapshot()
+        except NotFound:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.joined = False
+            await self.close(code=CLOSE_NOT_FOUND)
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "joined", False):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.joined = False
+
+    def _device_id(self) -> str | None:
+        """The client's device id (``device`` query parameter or ``X-Device-Id`` header),
+        "" when absent, None when unusable."""
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        value = query["device"][0] if query.get("device") else ""
+        if not value:
+            for name, raw in self.scope.get("headers", []):
+                if name == b"x-device-id":
+                    value = raw.decode("latin-1").strip()
+        return value if len(value) <= MAX_KEY_LENGTH else None
+
+    def _actor(self, device: str) -> Actor:
+        address: str | None = None
+        client = self.scope.get("client")
+        if client:
+            try:
+                address = str(ipaddress.ip_address(client[0]))
+            except ValueError:
+                address = None
+        return Actor(kind="player", user_id=self.user_id, client_ip=address, device_id=device)
+
+    # --- server -> client --------------------------------------------------------------------
+
+    async def _send_json(self, payload: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+
+    async def _send_snapshot(self, view: dict[str, Any] | None = None) -> None:
+        if view is None:
+            view = await _view(self.table_id, self.user_id)
+        self._absorb(view)
+        you = view.get("you")
+        self.had_cards = bool(you and you.get("hole_cards"))
+        self.version = int(view["version"])
+        await self._send_json({"type": "snapshot", "version": self.version, "view": view})
+
+    def _absorb(self, public: dict[str, Any] | None) -> None:
+        """Remembers my seat, whose turn it is and the hand, from a public view."""
+        if not public:
+            return
+        if "seats" in public and self.user_id is not None:
+            self.my_seat = next(
+                (s["seat"] for s in public["seats"] if s.get("player_id") == self.user_id), None
+            )
+        hand = public.get("hand")
+        self.actor_seat = hand.get("actor_seat") if hand else None
+        self.hand_id = hand.get("id") if hand else None
+
+    def _touches_me(self, update: dict[str, Any]) -> bool:
+        """Absorbs a public update; True when it changes what only this user may see:
+        new hole cards, the turn coming to or leaving them, their seat or its state."""
+        before = (self.my_seat, self.actor_seat, self.hand_id)
+        self._absorb(update.get("public"))
+        if self.user_id is None:
+            return False
+        seat, actor, hand = before
+        mine = self.my_seat
+        if mine != seat:
+            return True
+        if mine is not None and self.actor_seat == mine:
+            return True  # my turn (new, or my legal actions may have changed)
+        if mine is not None and actor == mine:
+            return True  # it stopped being my turn
+        if hand != self.hand_id and self.had_cards:
+            return True  # my cards of the finished hand are gone
+        for group in update.get("events") or ():
+            if group.get("kind") == "hand":
+                for event in group.get("events") or ():
+                    if event.get("type") == "HoleCardsDealt" and event.get("seat") == mine:
+                        return True
+            elif group.get("kind") == "table":
+                event = group.get("event") or {}
+                if event.get("player") == self.user_id and event.get("type") != "ChatPosted":
+                    return True
+        return False
+
+    async def _deliver(self, updates: list[dict[str, Any]]) -> None:
+        """Sends consecutive new updates, then one private frame if any of them touched
+        this user."""
+        private_due = False
+        for update in updates:
+            version = update.get("version")
+            if not isinstance(version, int) or version <= self.version:
+                continue
+            if version != self.version + 1:  # cannot happen with gap-free input; be safe
+                await self._send_snapshot()
+                return
+            await self._send_json(_public(update))
+            self.version = version
+            private_due = self._touches_me(update) or private_due
+        if private_due:
+            await self._send_private()
+
+    async def _send_private(self) -> None:
+        """The ``you`` part of a fresh view; public updates up to the view's version go
+        out first so a private frame never runs ahead of the public stream."""
+        view = await _view(self.table_id, self.user_id)
+        version = int(view["version"])
+        if version > self.version:
+            missed = await _updates_since(table_id=self.table_id, from_version=self.version)
+            if missed is None:
+                await self._send_snapshot(view)
+                return
+            for update in missed:
+                if self.version < update["version"] <= version:
+                    if update["version"] != self.version + 1:
+                        await self._send_snapshot(view)
+                        return
+                    await self._send_json(_public(update))
+                    self.version = update["version"]
+                    self._absorb(update.get("public"))
+            if self.version != version:
+                await self._send_snapshot(view)
+                return
+        self._absorb(view)
+        you = view.get("you")
+        self.had_cards = bool(you and you.get("hole_cards"))
+        await self._send_json({"type": "private", "version": version, "you": you})
+
+    # --- group messages ----------------------------------------------------------------------
+
+    async def update(self, event: dict[str, Any]) -> None:
+        """A committed change of the table (group message of type ``update``)."""
+        version = event.get("version")
+        if not isinstance(version, int) or version <= self.version:
+            return  # a duplicate, or already covered by a snapshot or a gap fill
+        try:
+            if version == self.version + 1:
+                await self._deliver([event])
+                return
+            missed = await _updates_since(table_id=self.table_id, from_version=self.version)
+            if missed is None:
+                await self._send_snapshot()
+            else:
+                await self._deliver(missed)
+        except NotFound:
+            await self.close(code=CLOSE_NOT_FOUND)
+        except Exception:
+            # The stream can no longer be kept gap-free: close so the client reconnects
+            # (and gets a fresh snapshot) rather than silently missing a version.
+            logger.exception("table update delivery failed", extra={"table": self.table_id})
+            await self.close(code=CLOSE_INTERNAL)
+
+    # --- client -> server --------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            frame = parse_frame(text_data, bytes_data)
+        except ProtocolError as error:
+            await self._send_json(error.frame())
+            return
+        try:
+            await getattr(self, f"_on_{frame.type}")(frame)
+        except Exception as exc:
+            mapped = map_exception(exc)
+            if mapped is None:
+                logger.exception(
+                    "websocket command failed", extra={"table": self.table_id, "frame": frame.type}
+                )
+                body = error_frame("internal_error", "Internal server error.")
+            else:
+                body = {"type": "error", **mapped[1]}
+            if frame.key is not None:
+                body["key"] = frame.key
+            await self._send_json(body)
+
+    def _player(self) -> int:
+        if self.user_id is None:
+            raise NotAuthenticated("Spectators cannot act or chat; authenticate first.")
+        return self.user_id
+
+    async def _ack(self, frame: Frame, result: dict[str, Any]) -> None:
+        await self._send_json({"type": "ack", "key": frame.key, "result": result})
+
+    async def _on_act(self, frame: Frame) -> None:
+        player = self._player()
+        assert frame.key is not None
+        result = await _act(
+            table_id=self.table_id, player_id=player, action=frame.action, amount=frame.amount,
+            version=frame.version, key=frame.key, actor=self.actor,
+        )  # fmt: skip
+        await self._ack(frame, result)
+
+    async def _on_sit_out(self, frame: Frame) -> None:
+        player = self._player()
+        assert frame.key is not None
+        result = await _sit_out(
+            table_id=self.table_id, player_id=player, key=frame.key, actor=self.actor
+        )
+        await self._ack(frame, result)
+
+    async def _on_sit_in(self, frame: Frame) -> None:
+        player = self._player()
+        assert frame.key is not None
+        result = await _sit_in(
+            table_id=self.table_id, player_id=player, key=frame.key, actor=self.actor
+        )
+        await self._ack(frame, result)
+
+    async def _on_chat(self, frame: Frame) -> None:
+        player = self._player()
+        assert frame.key is not None
+        result = await _chat(
+            table_id=self.table_id, player_id=player, text=frame.text, key=frame.key,
+            actor=self.actor,
+        )  # fmt: skip
+        await self._ack(frame, result)
+
+    async def _on_resync(self, frame: Frame) -> None:
+        """The updates after ``from_version`` in order (already-sent ones again, as asked),
+        or a snapshot when they are not all kept; an ``ack`` follows when a key was given."""
+        assert frame.from_version is not None
+        missed = await _updates_since(table_id=self.table_id, from_version=frame.from_version)
+        if missed is None or frame.from_version > self.version:
+            await self._send_snapshot()
+            sent: dict[str, Any] = {"snapshot": True, "version": self.version}
+        else:
+            old = [u for u in missed if u["version"] <= self.version]
+            for update in old:
+                await self._send_json(_public(update))
+            await self._deliver([u for u in missed if u["version"] > self.version])
+            sent = {"snapshot": False, "updates": len(missed), "version": self.version}
+        if frame.key is not None:
+            await self._ack(frame, sent)
+
+    async def _on_ping(self, frame: Frame) -> None:
+        pong: dict[str, Any] = {"type": "pong"}
+        if frame.key is not None:
+            pong["key"] = frame.key
+        await self._send_json(pong)
+
+    async def _on_auth(self, frame: Frame) -> None:
+        """Authenticates a spectator; the user's private view follows as a ``private``."""
+        if self.user_id is not None:
+            raise AlreadyAuthenticated("This connection is already authenticated.")
+        assert frame.token is not None
+        user = await _user_for_token(frame.token)
+        if user is None:
+            await self.close(code=CLOSE_UNAUTHORIZED)
+            return
+        self.scope["user"] = user
+        self.user_id = int(user.pk)
+        self.actor = Actor(
+            kind="player", user_id=self.user_id, client_ip=self.actor.client_ip,
+            device_id=self.actor.device_id,
+        )  # fmt: skip
+        await self._send_private()
+        if frame.key is not None:
+            await self._ack(frame, {"authenticated": True, "user": user.get_username()})

@@ -1,0 +1,361 @@
+"""The live table WebSocket (docs/protocol.md) over the REAL Redis channel layer and
+PostgreSQL: connect/auth, snapshots, public updates, private frames, commands, resync,
+chat and malformed frames."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from tests.poker.conftest import actor_for, fund, key
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("async_db_cleanup")]
+
+
+# --- helpers (also used by test_ws_privacy) ------------------------------------------------------
+
+
+class WS:
+    """One WebSocket client that records every frame it receives."""
+
+    def __init__(self, table_id: int, token: str | None = None, *, query: str = "",
+                 headers: list[tuple[bytes, bytes]] | None = None) -> None:  # fmt: skip
+        params = "&".join(p for p in (f"token={token}" if token else "", query) if p)
+        path = f"/ws/tables/{table_id}/" + (f"?{params}" if params else "")
+        self.comm = WebsocketCommunicator(application, path, headers=headers or [])
+        self.frames: list[dict[str, Any]] = []
+
+    async def connect(self) -> dict[str, Any]:
+        """Connects and returns the first frame (the snapshot)."""
+        connected, _ = await self.comm.connect()
+        assert connected
+        return await self.recv()
+
+    async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        frame = json.loads(await self.comm.receive_from(timeout=timeout))
+        self.frames.append(frame)
+        return frame
+
+    async def send(self, **frame: Any) -> None:
+        await self.comm.send_to(text_data=json.dumps(frame))
+
+    async def send_raw(self, text: str) -> None:
+        await self.comm.send_to(text_data=text)
+
+    async def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10) -> dict[str, Any]:  # fmt: skip
+        """Receives until a frame matches ``predicate``; returns it."""
+        while True:
+            frame = await self.recv(timeout)
+            if predicate(frame):
+                return frame
+
+    async def reply(self, key_: str, timeout: float = 10) -> dict[str, Any]:
+        """The ack or error answering the frame with ``key_``."""
+        return await self.until(
+            lambda f: f["type"] in ("ack", "error") and f.get("key") == key_, timeout
+        )
+
+    async def drain(self, quiet: float = 0.3) -> list[dict[str, Any]]:
+        """Receives until nothing arrives for ``quiet`` seconds."""
+        got = []
+        while not await self.comm.receive_nothing(timeout=quiet):
+            got.append(await self.recv())
+        return got
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+def _make_player(amount: int = 1_000_000) -> tuple[Any, str]:
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    user = get_user_model().objects.create_user(username=f"ws-{uuid.uuid4().hex[:10]}")
+    fund(user, amount)
+    return user, Token.objects.create(user=user).key
+
+
+@sync_to_async
+def seated_table(n: int = 3, *, buy_in: int = 10_000, **overrides: Any) -> tuple[int, list[tuple[Any, str]]]:  # fmt: skip
+    """A table with ``n`` funded players seated (so a hand runs when n >= 2)."""
+    from poker.services import table_create, table_sit
+
+    params: dict[str, Any] = dict(
+        name="WS", variant="NT", small_blind=50, big_blind=100, min_buy_in=2_000,
+        max_buy_in=1_000_000, max_seats=6,
+    )  # fmt: skip
+    params.update(overrides)
+    table = table_create(**params)
+    players = [_make_player() for _ in range(n)]
+    for user, _ in players:
+        table_sit(table_id=table.pk, player_id=user.pk, buy_in=buy_in, key=key(),
+                  actor=actor_for(user))  # fmt: skip
+    return table.pk, players
+
+
+@sync_to_async
+def counts() -> tuple[int, int, int]:
+    """(events, transfers, table commands): anything a command could have written."""
+    from handhistory.models import Event
+    from ledger.models import Transfer
+    from poker.models import TableCommand
+
+    return Event.objects.count(), Transfer.objects.count(), TableCommand.objects.count()
+
+
+@sync_to_async
+def table_version(table_id: int) -> int:
+    from poker.models import Table
+
+    return Table.objects.get(pk=table_id).version
+
+
+def actor_user(snapshot_or_public: dict[str, Any]) -> int | None:
+    """The player id whose turn it is in a view or public part."""
+    hand = snapshot_or_public.get("hand")
+    if not hand or hand.get("actor_seat") is None:
+        return None
+    return next(
+        s["player_id"] for s in snapshot_or_public["seats"] if s["seat"] == hand["actor_seat"]
+    )
+
+
+async def connect_all(table_id: int, players: list[tuple[Any, str]]) -> dict[int, WS]:
+    out = {}
+    for user, token in players:
+        ws = WS(table_id, token)
+        snapshot = await ws.connect()
+        assert snapshot["type"] == "snapshot"
+        out[user.pk] = ws
+    return out
+
+
+# --- connecting ---------------------------------------------------------------------------------
+
+
+async def test_player_gets_a_snapshot_of_their_private_view():
+    table_id, players = await seated_table(2)
+    _user, token = players[0]
+    ws = WS(table_id, token)
+    snapshot = await ws.connect()
+    assert snapshot["type"] == "snapshot"
+    assert snapshot["version"] == snapshot["view"]["version"] == await table_version(table_id)
+    you = snapshot["view"]["you"]
+    assert you["seat"] == 1
+    assert isinstance(you["hole_cards"], str) and len(you["hole_cards"]) == 4
+    # Only the receiver's own hole cards: the other seat's cards are hidden.
+    assert all(s["cards"] is None for s in snapshot["view"]["seats"])
+    await ws.close()
+
+
+async def test_token_in_authorization_header_and_device_query_are_accepted():
+    table_id, players = await seated_table(2)
+    ws = WS(table_id, query="device=phone-1",
+            headers=[(b"authorization", f"Token {players[0][1]}".encode())])  # fmt: skip
+    snapshot = await ws.connect()
+    assert snapshot["view"]["you"]["seat"] == 1
+    await ws.close()
+
+
+async def test_unknown_table_closes_with_4404():
+    comm = WebsocketCommunicator(application, "/ws/tables/999999999/")
+    connected, _ = await comm.connect()
+    assert connected
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
+
+
+async def test_bad_token_closes_with_4401():
+    table_id, _ = await seated_table(0)
+    comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/?token=not-a-token")
+    connected, _ = await comm.connect()
+    assert connected
+    assert await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4401}
+
+
+async def test_spectator_gets_public_snapshot_and_may_not_act_or_chat():
+    table_id, _ = await seated_table(2)
+    ws = WS(table_id)
+    snapshot = await ws.connect()
+    assert snapshot["view"]["you"] is None
+    assert all(s["cards"] is None for s in snapshot["view"]["seats"])
+    before = await counts()
+    await ws.send(type="act", action="fold", key="s-1")
+    error = await ws.reply("s-1")
+    assert error["type"] == "error" and error["code"] == "not_authenticated"
+    await ws.send(type="chat", text="hi", key="s-2")
+    assert (await ws.reply("s-2"))["code"] == "not_authenticated"
+    assert await counts() == before
+    await ws.close()
+
+
+async def test_auth_frame_turns_a_spectator_into_the_player():
+    table_id, players = await seated_table(2)
+    ws = WS(table_id)
+    await ws.connect()
+    await ws.send(type="auth", token=players[1][1], key="a-1")
+    private = await ws.until(lambda f: f["type"] in ("private", "snapshot"))
+    you = private["you"] if private["type"] == "private" else private["view"]["you"]
+    assert you["seat"] == 2 and len(you["hole_cards"]) == 4
+    assert (await ws.reply("a-1"))["type"] == "ack"
+    await ws.close()
+
+
+async def test_auth_frame_with_a_bad_token_closes_with_4401():
+    table_id, _ = await seated_table(2)
+    ws = WS(table_id)
+    await ws.connect()
+    await ws.send(type="auth", token="wrong")
+    assert await ws.comm.receive_output(timeout=5) == {"type": "websocket.close", "code": 4401}
+
+
+# --- acting -------------------------------------------------------------------------------------
+
+
+async def test_act_is_acked_and_every_connection_gets_the_update_then_privates():
+    table_id, players = await seated_table(3)
+    conns = await connect_all(table_id, players)
+    spectator = WS(table_id)
+    snapshot = await spectator.connect()
+    version = snapshot["version"]
+    actor = actor_user(snapshot["view"])
+    ws = conns[actor]
+    await ws.send(type="act", action="call", key="c-1", version=version)
+    ack = await ws.reply("c-1")
+    assert ack["type"] == "ack", ack
+    assert ack["result"]["version"] == version + 1
+    assert [e["type"] for e in ack["result"]["events"]] == ["PlayerCalled"]
+    for conn in [*conns.values(), spectator]:
+        update = await conn.until(lambda f: f["type"] == "update")
+        assert update["version"] == version + 1
+        assert set(update) == {"type", "version", "events", "public"}
+        assert "you" not in update["public"]
+    # The caller's turn ended and the next player's began: both get a private frame.
+    nxt = actor_user(update["public"])
+    for pid in (actor, nxt):
+        private = await conns[pid].until(lambda f: f["type"] == "private")
+        assert private["version"] == version + 1
+        assert (private["you"]["legal_actions"] is not None) == (pid == nxt)
+    for conn in [*conns.values(), spectator]:
+        await conn.close()
+
+
+async def test_acting_out_of_turn_gets_the_engine_error_and_changes_nothing():
+    table_id, players = await seated_table(3)
+    conns = await connect_all(table_id, players)
+    snapshot = conns[players[0][0].pk].frames[0]
+    actor = actor_user(snapshot["view"])
+    other = next(pid for pid in conns if pid != actor)
+    before = await counts()
+    await conns[other].send(type="act", action="call", key="oot-1")
+    error = await conns[other].reply("oot-1")
+    assert error["type"] == "error"
+    assert error["code"] == "not_your_turn"
+    assert set(error) == {"type", "key", "code", "message", "extra"}
+    assert await counts() == before
+    for conn in conns.values():
+        await conn.close()
+
+
+async def test_same_act_key_twice_has_one_effect_and_replays_the_stored_result():
+    table_id, players = await seated_table(2)
+    conns = await connect_all(table_id, players)
+    actor = actor_user(conns[players[0][0].pk].frames[0]["view"])
+    ws = conns[actor]
+    await ws.send(type="act", action="call", key="dup-1")
+    first = await ws.reply("dup-1")
+    assert first["type"] == "ack"
+    after_first = await counts()
+    version = await table_version(table_id)
+    await ws.send(type="act", action="call", key="dup-1")
+    second = await ws.reply("dup-1")
+    assert second["type"] == "ack"
+    assert second["result"] == {**first["result"], "replayed": True}
+    assert await counts() == after_first
+    assert await table_version(table_id) == version
+    for conn in conns.values():
+        await conn.close()
+
+
+async def test_stale_version_is_refused():
+    table_id, players = await seated_table(2)
+    conns = await connect_all(table_id, players)
+    snapshot = conns[players[0][0].pk].frames[0]
+    actor = actor_user(snapshot["view"])
+    await conns[actor].send(type="act", action="call", key="st-1", version=snapshot["version"] - 1)
+    assert (await conns[actor].reply("st-1"))["code"] == "stale_version"
+    for conn in conns.values():
+        await conn.close()
+
+
+# --- malformed frames ---------------------------------------------------------------------------
+
+BAD_FRAMES: list[tuple[str, str]] = [
+    ("{not json", "malformed_frame"),
+    ("[1, 2]", "malformed_frame"),
+    ('"act"', "malformed_frame"),
+    ("NaN", "malformed_frame"),
+    (json.dumps({"type": "dance"}), "unknown_type"),
+    (json.dumps({"action": "call", "key": "x"}), "unknown_type"),
+    (json.dumps({"type": 7}), "unknown_type"),
+    (json.dumps({"type": "act", "action": "bet", "amount": "100", "key": "b1"}), "invalid"),
+    (json.dumps({"type": "act", "action": "bet", "amount": 1.5, "key": "b2"}), "invalid"),
+    (json.dumps({"type": "act", "action": "bet", "amount": True, "key": "b3"}), "invalid"),
+    (json.dumps({"type": "act", "action": "bet", "amount": -5, "key": "b4"}), "invalid"),
+    (json.dumps({"type": "act", "action": "call", "version": "3", "key": "b5"}), "invalid"),
+    (json.dumps({"type": "act", "action": "call", "key": 17}), "invalid"),
+    (json.dumps({"type": "act", "action": "call", "key": "k" * 129}), "invalid"),
+    (json.dumps({"type": "act", "action": "call", "key": ""}), "invalid"),
+    (json.dumps({"type": "act", "action": "call"}), "invalid"),
+    (json.dumps({"type": "act", "action": ["call"], "key": "b6"}), "invalid"),
+    (json.dumps({"type": "act", "action": "call", "key": "b7", "extra": 1}), "invalid"),
+    (json.dumps({"type": "chat", "text": 5, "key": "b8"}), "invalid"),
+    (json.dumps({"type": "resync", "from_version": "1"}), "invalid"),
+    (json.dumps({"type": "resync"}), "invalid"),
+    (json.dumps({"type": "sit_out"}), "invalid"),
+    (json.dumps({"type": "auth", "token": None}), "invalid"),
+    (json.dumps({"type": "chat", "text": "x" * 5000, "key": "b9"}), "frame_too_large"),
+]
+
+
+async def test_malformed_frames_get_errors_change_nothing_and_keep_the_connection():
+    table_id, players = await seated_table(2)
+    conns = await connect_all(table_id, players)
+    actor = actor_user(conns[players[0][0].pk].frames[0]["view"])
+    ws = conns[actor]  # the player whose turn it is: a valid act WOULD change things
+    await ws.drain()
+    before = (await counts(), await table_version(table_id))
+    for text, code in BAD_FRAMES:
+        await ws.send_raw(text)
+        error = await ws.recv()
+        assert error["type"] == "error", text
+        assert error["code"] == code, (text, error)
+        assert set(error) - {"key"} == {"type", "code", "message", "extra"}
+    await ws.comm.send_to(bytes_data=b'{"type": "ping"}')
+    assert (await ws.recv())["code"] == "malformed_frame"
+    assert (await counts(), await table_version(table_id)) == before
+    # Still usable: ping, then a real action.
+    await ws.send(type="ping", key="p")
+    assert await ws.recv() == {"type": "pong", "key": "p"}
+    await ws.send(type="act", action="call", key="good-1")
+    assert (await ws.reply("good-1"))["type"] == "ack"
+    for conn in conns.values():
+        await conn.close()
+
+
+async def test_unknown_action_string_is_refused_by_the_service():
+    table_id, players = await seated_table(2)
+    conns = await connect_all(table_id, players)
+    actor = actor_user(conns[players[0][0].pk].frames[0]["view"])
+    before = await counts()
+    await conns[actor].send(type="act", action="dance", key="ua-1")
+    assert (await conns[actor].reply("ua-1"))["code"] == "unknown_action"
+    assert await counts() == before
+    for conn in conns.values():
+        await conn.close()
