@@ -128,7 +128,7 @@ def _evaluate_any(
     deck: Sequence[int],
     what: str,
 ) -> int:
-    """Validated evaluation of 5, 6 or 7 cards with the given key list and tables."""
+    """Validated evaluation of 5, 6 or 7 cards with the given card keys and tables."""
     try:
         n = len(cards)
         k = 0
@@ -207,14 +207,14 @@ def evaluate_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
         hole_keys = [key[c] for c in hole]
         board_keys = [key[c] for c in board]
     except (KeyError, TypeError):
-        _raise_invalid([*hole, *board], "", FULL_DECK, "an Omaha hand")
+        _raise_invalid([*hole, *board], "7 to 11", FULL_DECK, "an Omaha hand")
     nh, nb = len(hole_keys), len(board_keys)
     if not 4 <= nh <= 6:
         raise ValueError(f"Omaha needs 4 to 6 hole cards, got {nh}")
     if not 3 <= nb <= 5:
         raise ValueError(f"Omaha needs 3 to 5 board cards, got {nb}")
     if ((sum(hole_keys) + sum(board_keys)) >> _CARD_SHIFT).bit_count() != nh + nb:
-        _raise_invalid([*hole, *board], "", FULL_DECK, "an Omaha hand")
+        _raise_invalid([*hole, *board], "7 to 11", FULL_DECK, "an Omaha hand")
 
     nonflush, flush = _NONFLUSH[5], _FLUSH
     triples = [x + y + z for x, y, z in combinations(board_keys, 3)]
