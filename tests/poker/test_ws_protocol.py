@@ -359,3 +359,172 @@ async def test_unknown_action_string_is_refused_by_the_service():
     assert await counts() == before
     for conn in conns.values():
         await conn.close()
+
+
+# --- versions: gaps, resync ---------------------------------------------------------------------
+
+
+@sync_to_async
+def chat_via_service(user: Any, table_id: int, text: str) -> dict[str, Any]:
+    from poker.services import table_chat
+
+    return table_chat(table_id=table_id, player_id=user.pk, text=text, key=key(),
+                      actor=actor_for(user))  # fmt: skip
+
+
+async def test_a_lost_broadcast_is_filled_from_the_store_in_order(monkeypatch):
+    import poker.services
+
+    table_id, players = await seated_table(2)
+    ws = WS(table_id, players[0][1])
+    start = (await ws.connect())["version"]
+    real = poker.services.broadcast_table
+    dropped: list[int] = []
+
+    def lossy(table: int, message: dict[str, Any]) -> None:
+        if not dropped:  # the first update never reaches the group (a lost message)
+            dropped.append(message["version"])
+            return
+        real(table, message)
+
+    monkeypatch.setattr(poker.services, "broadcast_table", lossy)
+    await chat_via_service(players[1][0], table_id, "one")
+    await chat_via_service(players[1][0], table_id, "two")
+    first = await ws.until(lambda f: f["type"] == "update")
+    second = await ws.until(lambda f: f["type"] == "update")
+    assert dropped == [start + 1]
+    assert [first["version"], second["version"]] == [start + 1, start + 2]
+    assert first["events"][0]["event"]["text"] == "one"
+    assert second["events"][0]["event"]["text"] == "two"
+    await ws.close()
+
+
+async def test_resync_resends_missed_updates_in_order_then_acks():
+    table_id, players = await seated_table(2)
+    ws = WS(table_id, players[0][1])
+    start = (await ws.connect())["version"]
+    for text in ("a", "b", "c"):
+        await chat_via_service(players[1][0], table_id, text)
+    live = [await ws.until(lambda f: f["type"] == "update") for _ in range(3)]
+    await ws.send(type="resync", from_version=start, key="r-1")
+    again = [await ws.until(lambda f: f["type"] == "update") for _ in range(3)]
+    assert again == live
+    assert [u["version"] for u in again] == [start + 1, start + 2, start + 3]
+    ack = await ws.reply("r-1")
+    assert ack["result"] == {"snapshot": False, "updates": 3, "version": start + 3}
+    # Nothing missed: no updates, just the ack.
+    await ws.send(type="resync", from_version=start + 3, key="r-2")
+    assert (await ws.recv())["key"] == "r-2"
+    await ws.close()
+
+
+async def test_resync_far_behind_or_ahead_gets_a_snapshot(monkeypatch):
+    import poker.selectors
+
+    table_id, players = await seated_table(2)
+    ws = WS(table_id, players[0][1])
+    start = (await ws.connect())["version"]
+    for text in ("a", "b", "c"):
+        await chat_via_service(players[1][0], table_id, text)
+    await ws.drain()
+    monkeypatch.setattr(poker.selectors, "RESYNC_MAX_UPDATES", 2)
+    await ws.send(type="resync", from_version=start)
+    snapshot = await ws.recv()
+    assert snapshot["type"] == "snapshot"
+    assert snapshot["version"] == start + 3
+    assert snapshot["view"]["you"]["seat"] == 1
+    await ws.send(type="resync", from_version=start + 100)
+    assert (await ws.recv())["type"] == "snapshot"
+    await ws.close()
+
+
+# --- players and their connections --------------------------------------------------------------
+
+
+async def test_two_connections_of_one_player_both_get_private_frames():
+    table_id, players = await seated_table(2)
+    conns = await connect_all(table_id, players)
+    actor = actor_user(conns[players[0][0].pk].frames[0]["view"])
+    other_user, other_token = next(p for p in players if p[0].pk != actor)
+    second = WS(table_id, other_token)
+    await second.connect()
+    await conns[actor].send(type="act", action="call", key="tw-1")
+    assert (await conns[actor].reply("tw-1"))["type"] == "ack"
+    # Heads-up: after the small blind calls, the big blind may check or raise.
+    for conn in (conns[other_user.pk], second):
+        private = await conn.until(lambda f: f["type"] == "private")
+        assert private["you"]["seat"] == conns[other_user.pk].frames[0]["view"]["you"]["seat"]
+        assert "check" in private["you"]["legal_actions"]["actions"]
+    for conn in [*conns.values(), second]:
+        await conn.close()
+
+
+async def test_sit_out_and_sit_in_are_acked_and_broadcast():
+    table_id, players = await seated_table(3)
+    conns = await connect_all(table_id, players)
+    actor = actor_user(conns[players[0][0].pk].frames[0]["view"])
+    idle = next(pid for pid in conns if pid != actor)
+    await conns[idle].send(type="sit_out", key="so-1")
+    ack = await conns[idle].reply("so-1")
+    assert ack["type"] == "ack" and ack["result"]["state"] == "sitting_out"
+    update = await conns[actor].until(lambda f: f["type"] == "update")
+    assert any(
+        g["kind"] == "table" and g["event"]["type"] == "PlayerSatOut" for g in update["events"]
+    )
+    await conns[idle].send(type="sit_out", key="so-2")
+    assert (await conns[idle].reply("so-2"))["code"] == "not_active"
+    await conns[idle].send(type="sit_in", key="si-1")
+    assert (await conns[idle].reply("si-1"))["result"]["state"] == "active"
+    for conn in conns.values():
+        await conn.close()
+
+
+# --- chat ---------------------------------------------------------------------------------------
+
+
+@sync_to_async
+def chat_events(table_id: int) -> list[dict[str, Any]]:
+    from handhistory.models import Event
+    from poker.models import Table
+
+    stream = Table.objects.get(pk=table_id).stream
+    return list(
+        Event.objects.filter(stream=stream, type="ChatPosted")
+        .order_by("seq")
+        .values_list("payload", flat=True)
+    )
+
+
+async def test_chat_is_stored_broadcast_length_checked_and_rate_limited():
+    table_id, players = await seated_table(2)
+    conns = await connect_all(table_id, players)
+    spectator = WS(table_id)
+    await spectator.connect()
+    talker = conns[players[0][0].pk]
+    await talker.send(type="chat", text="  nice   <b>hand</b> ", key="ch-1")
+    assert (await talker.reply("ch-1"))["result"]["posted"] is True
+    update = await spectator.until(lambda f: f["type"] == "update")
+    event = update["events"][0]["event"]
+    assert event["type"] == "ChatPosted"
+    assert event["text"] == "nice <b>hand</b>"  # plain text, stored as sent (clients escape)
+    assert event["player"] == players[0][0].username
+    stored = await chat_events(table_id)
+    assert [e["text"] for e in stored] == ["nice <b>hand</b>"]
+
+    before = await counts()
+    await talker.send(type="chat", text="x" * 201, key="ch-long")
+    assert (await talker.reply("ch-long"))["code"] == "chat_too_long"
+    await talker.send(type="chat", text="   ", key="ch-empty")
+    assert (await talker.reply("ch-empty"))["code"] == "invalid_chat"
+    assert await counts() == before
+
+    replies = []
+    for i in range(11):
+        await talker.send(type="chat", text=f"spam {i}", key=f"sp-{i}")
+        replies.append(await talker.reply(f"sp-{i}"))
+    limited = [r for r in replies if r["type"] == "error"]
+    assert limited and all(r["code"] == "chat_rate_limited" for r in limited)
+    posted = len(replies) - len(limited)
+    assert len(await chat_events(table_id)) == 1 + posted
+    for conn in [*conns.values(), spectator]:
+        await conn.close()
