@@ -269,6 +269,9 @@ def test_batch_matches_the_reference_for_5_6_and_7_columns(size: int) -> None:
     expected = [table[reference_best(h)] for h in hands]
     for dtype in (np.int64, np.uint8, np.int16):
         assert evaluate_batch(np.array(hands, dtype=dtype)).tolist() == expected
+    wide = np.array(hands, dtype=np.int64)
+    assert evaluate_batch(np.asfortranarray(wide)).tolist() == expected
+    assert evaluate_batch(wide[::2]).tolist() == expected[::2]
     assert [evaluate(h) for h in hands] == expected
 
 
