@@ -228,6 +228,79 @@ def _scenario(
     }
 
 
+_BASELINE_SETUP = """
+DROP TABLE IF EXISTS bench_transfer; DROP TABLE IF EXISTS bench_account;
+CREATE TABLE bench_account (id bigint PRIMARY KEY, balance bigint NOT NULL);
+CREATE TABLE bench_transfer (id uuid PRIMARY KEY, debit bigint NOT NULL, credit bigint NOT NULL,
+                             amount bigint NOT NULL CHECK (amount > 0));
+INSERT INTO bench_account SELECT g, 1000000000000 FROM generate_series(1, 1000) g;
+"""
+
+
+def _baseline(db_url: str, accounts: int, legs: int, seconds: float) -> dict[str, Any]:
+    """The bare minimum for comparison: raw psycopg 3, 8 threads, one transaction per call
+    locking the rows in id order, updating them and inserting the transfers."""
+    import random
+    import threading
+    import uuid
+
+    import psycopg
+
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute(_BASELINE_SETUP)
+    stop = threading.Event()
+    latencies: list[list[float]] = [[] for _ in range(WORKERS)]
+
+    def worker(index: int) -> None:
+        rng = random.Random(index)
+        with psycopg.connect(db_url) as conn:
+            while not stop.is_set():
+                pairs = [rng.sample(range(1, accounts + 1), 2) for _ in range(legs)]
+                ids = sorted({x for pair in pairs for x in pair})
+                t0 = time.perf_counter()
+                with conn.transaction():
+                    conn.execute(
+                        "SELECT id FROM bench_account WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
+                        [ids],
+                    ).fetchall()
+                    for debit, credit in pairs:
+                        conn.execute(
+                            "UPDATE bench_account SET balance = balance + CASE WHEN id = %s "
+                            "THEN -1 ELSE 1 END WHERE id IN (%s, %s)",
+                            [debit, debit, credit],
+                        )
+                    conn.execute(
+                        "INSERT INTO bench_transfer SELECT * FROM unnest("
+                        "%s::uuid[], %s::bigint[], %s::bigint[], %s::bigint[])",
+                        [
+                            [uuid.uuid4() for _ in pairs],
+                            [p[0] for p in pairs],
+                            [p[1] for p in pairs],
+                            [1] * legs,
+                        ],
+                    )
+                latencies[index].append(time.perf_counter() - t0)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(WORKERS)]
+    for t in threads:
+        t.start()
+    time.sleep(1.0)
+    for series in latencies:
+        series.clear()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    flat = sorted(x for series in latencies for x in series)
+    return {
+        "accounts": accounts,
+        "transfers_per_call": legs,
+        "transfers_per_s": round(len(flat) * legs / seconds, 1),
+        "p50_ms": round(statistics.median(flat) * 1000, 2),
+        "p99_ms": round(flat[max(0, int(len(flat) * 0.99) - 1)] * 1000, 2),
+    }
+
+
 def run(seconds: float = 10.0, json_path: Path | str | None = DEFAULT_JSON) -> dict[str, Any]:
     """Runs the three scenarios and the audit; prints a table; writes JSON."""
     server = _server_url()
@@ -255,12 +328,23 @@ def run(seconds: float = 10.0, json_path: Path | str | None = DEFAULT_JSON) -> d
             print(f"  running {name} ({count} accounts, {legs}/call, {WORKERS} processes)...")
             results[name] = _scenario(env, ids_by_prefix[prefix], legs, seconds)
         audit = _manage(env, "ledger_audit")
+        baseline = {
+            "a_random_pairs": _baseline(db_url, 1000, 1, seconds),
+            "b_hot_accounts": _baseline(db_url, 10, 1, seconds),
+            "c_ten_per_call": _baseline(db_url, 1000, 10, seconds),
+        }
         summary: dict[str, Any] = {
             "benchmark": "ledger",
             "workers": f"{WORKERS} processes (multiprocessing, one DB connection each)",
             "database": "PostgreSQL, default durable commits (synchronous_commit on)",
             "cpus": os.cpu_count(),
             "scenarios": results,
+            "baseline_raw_sql_8_threads_same_run": baseline,
+            "ratio_to_baseline": {
+                name: round(results[name]["transfers_per_s"] / max(1.0, b["transfers_per_s"]), 2)
+                for name, b in baseline.items()
+            },
+            "load_average_at_end": os.getloadavg(),
             "audit_ok": audit.returncode == 0,
             "audit_report": (audit.stdout or audit.stderr).strip().splitlines(),
             "targets": {
@@ -286,6 +370,11 @@ def run(seconds: float = 10.0, json_path: Path | str | None = DEFAULT_JSON) -> d
             f"{name:<18}{r['transfers_per_s']:>14}{r['calls_per_s']:>10}"
             f"{r['p50_ms']!s:>9}{r['p99_ms']!s:>9}{r['errors']:>8}  {r['first_error'][:200]}"
         )
+    for name, b in summary["baseline_raw_sql_8_threads_same_run"].items():
+        print(
+            f"baseline {name:<9}{b['transfers_per_s']:>14}{'':>10}{b['p50_ms']!s:>9}{b['p99_ms']!s:>9}"
+        )
+    print(f"ratio to the raw-SQL baseline measured in this run: {summary['ratio_to_baseline']}")
     print(f"audit clean: {summary['audit_ok']}; targets met: {summary['targets_met']}")
     if json_path:
         path = Path(json_path)
