@@ -177,7 +177,7 @@
     // Index 0 sits at the bottom centre; the others follow clockwise.
     const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
     const rx = 44 * radiusScale;
-    const ry = 40 * radiusScale;
+    const ry = 37 * radiusScale;
     return { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
   }
 
@@ -258,12 +258,14 @@
         );
       }
       if (hand && hand.button_seat === number) {
-        const dp = seatPosition(index + 0.33, count, 0.7);
+        // Beside the bet, between the seat and the centre, clear of the seat's box.
+        const dp = seatPosition(index + 0.45, count, 0.56);
         nodes.push(
           el("div", { class: "dealer", "data-testid": "dealer-button", "data-seat": number, title: "Dealer button", style: `left:${dp.left}%;top:${dp.top}%` }, "D"),
         );
       }
     }
+    container.classList.toggle("many", count > 6);
     container.replaceChildren(...nodes);
   }
 
@@ -444,6 +446,7 @@
           ),
         ),
     );
+    stacks.prepend(el("li", { class: "label" }, "Stacks after the hand"));
   }
 
   function render() {
@@ -666,15 +669,28 @@
       else if (g.kind === "table" && g.event) tableEvent(g.event);
     }
     const you = S.view.you;
+    let hand = "hand" in pub ? pub.hand : S.view.hand;
+    let seatRows = nextSeats;
+    const ended = groups.some((g) => g.kind === "table" && g.event && g.event.type === "HandFinished");
+    if (!hand && S.view.hand && !ended) {
+      // Only HandFinished ends a hand. A table command that did not touch the hand (chat,
+      // someone sitting down) may publish no hand part: keep the hand and its seat fields.
+      hand = S.view.hand;
+      seatRows = nextSeats.map((row) => {
+        const old = S.view.seats.find((o) => o.seat === row.seat && o.player_id === row.player_id);
+        if (!old || !old.in_hand) return row;
+        const { stack, bet, in_hand, folded, all_in, cards } = old;
+        return Object.assign({}, row, { stack, bet, in_hand, folded, all_in, cards });
+      });
+    }
     S.view = {
       table: pub.table || S.view.table,
       version: msg.version,
-      seats: nextSeats,
-      hand: "hand" in pub ? pub.hand : S.view.hand,
+      seats: seatRows,
+      hand,
       you,
     };
     S.version = msg.version;
-    const hand = S.view.hand;
     const me = mySeatRow();
     if (you) {
       if (!me) S.view.you = null;

@@ -1,0 +1,306 @@
+"""Two real browsers play one hand against a real server, by clicking.
+
+Headless Debian Chromium (``/usr/bin/chromium``, installed by ``make test`` through
+``scripts/ensure_browser.sh``) is driven by Playwright. The server is ``manage.py serve`` as a
+subprocess on the test database, so the pages, the REST calls and the WebSocket are the real
+ones. The truth the pages are checked against comes from the event store and the ledger.
+"""
+
+import re
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.db import connection, connections
+
+from ledger.models import Account
+from poker.engine.cards import format_cards
+from poker.models import Hand, Seat, Table
+from poker.selectors import hand_detail, table_view
+from tests.poker import conftest as poker_fixtures
+from tests.poker.test_crash_recovery import Server
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+# The poker tests' fixtures: ``player()`` makes a funded user, ``table()`` an open table.
+player = poker_fixtures.player
+table = poker_fixtures.table
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PASSWORD = "pw-Str0ng-enough!"  # make_user's default
+BUY_IN = 10_000
+TIMEOUT_MS = 20_000
+
+
+def _require_browser():
+    """The browser test never skips: a missing browser is a failure that says how to fix it."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: run `make test` (it installs it) or "
+            "`sh scripts/ensure_browser.sh` (apt-get install -y chromium)."
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("playwright is not installed: `pip install -e '.[dev]'` (or `make test`).")
+    return sync_playwright
+
+
+def _truth(hand_id):
+    """From the full event log: hole cards and shown cards by player id, the pot winners."""
+    detail = hand_detail(hand_id=hand_id, viewer_id=None, full=True)
+    hand = Hand.objects.get(pk=hand_id)
+    holes, shown, winners = {}, {}, []
+    for event in detail["events"]:
+        if event["type"] == "HoleCardsDealt":
+            holes[hand.player_ids[event["player"]]] = format_cards(event["cards"])
+        elif event["type"] == "CardsShown":
+            shown[hand.player_ids[event["player"]]] = format_cards(event["cards"])
+        elif event["type"] == "PotAwarded":
+            for index, amount in zip(event["winners"], event["amounts"], strict=True):
+                winners.append((hand.player_ids[index], amount))
+    return holes, shown, winners
+
+
+def _no_other_sessions(timeout=15.0):
+    """Waits until the stopped server's database sessions are gone, so the test database
+    can be flushed and dropped."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.2)
+
+
+def _version(page):
+    return int(page.get_by_test_id("table-root").get_attribute("data-version"))
+
+
+def _log_in_and_open(browser, base, user, table_id, errors):
+    context = browser.new_context(viewport={"width": 1440, "height": 960})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda exc: errors.append(f"{user.username}: {exc}"))
+    page.goto(f"{base}/login/?next=/tables/{table_id}/")
+    page.get_by_test_id("login-username").fill(user.username)
+    page.get_by_test_id("login-password").fill(PASSWORD)
+    page.get_by_test_id("login-submit").click()
+    page.wait_for_url(f"{base}/tables/{table_id}/")
+    return page
+
+
+def test_two_players_play_a_hand_to_showdown_by_clicking(table, player, monkeypatch):
+    sync_playwright = _require_browser()
+    # Playwright's sync API runs an event loop in this thread, so Django would refuse our
+    # (plain, synchronous) ORM reads of the truth; nothing here is actually async.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    t = table(name="Browser table", action_seconds=300)
+    alice, bob = player(username="alice"), player(username="bob")
+    users = [alice, bob]
+    server = Server()
+    # Our own task queue: a concurrent test server's worker must not run our shot clock.
+    server.env["CELERY_QUEUE"] = f"web-{uuid.uuid4().hex[:10]}"
+    base = f"http://127.0.0.1:{server.port}"
+    errors = []
+    try:
+        server.start()
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            try:
+                pages = [_log_in_and_open(browser, base, u, t.pk, errors) for u in users]
+                for page in pages:
+                    expect(page.get_by_test_id("conn-status")).to_have_attribute(
+                        "data-state", "open"
+                    )
+
+                # Alice picks seat 1 by clicking it; Bob takes any free seat.
+                alice_page, bob_page = pages
+                alice_page.get_by_test_id("seat-1").click()
+                expect(alice_page.get_by_test_id("sit-seat")).to_have_value("1")
+                alice_page.get_by_test_id("sit-buy-in").fill(str(BUY_IN))
+                alice_page.get_by_test_id("sit-submit").click()
+                expect(alice_page.get_by_test_id("seat-1")).to_have_attribute(
+                    "data-player", "alice"
+                )
+                # Bob's page learns of Alice over the socket.
+                expect(bob_page.get_by_test_id("seat-1-name")).to_have_text("alice")
+                bob_page.get_by_test_id("sit-buy-in").fill(str(BUY_IN))
+                bob_page.get_by_test_id("sit-submit").click()
+                for page in pages:
+                    expect(page.get_by_test_id("sit-form")).to_be_hidden()
+                    expect(page.get_by_test_id("leave")).to_be_visible()
+
+                # Two players: the first hand starts. Each page shows its own cards only.
+                seat_of = {
+                    s.player_id: s.number for s in Seat.objects.filter(table=t).order_by("number")
+                }
+                assert seat_of == {alice.pk: 1, bob.pk: 2}
+                hand_id = Table.objects.get(pk=t.pk).current_hand_id
+                assert hand_id is not None
+                holes, _, _ = _truth(hand_id)
+                for user, page in zip(users, pages, strict=True):
+                    expect(page.get_by_test_id("table-root")).to_have_attribute(
+                        "data-hand", str(hand_id)
+                    )
+                    hole = page.get_by_test_id("hole-cards")
+                    expect(hole).to_have_attribute("data-cards", holes[user.pk])
+                    other = next(u for u in users if u is not user)
+                    expect(
+                        page.get_by_test_id(f"seat-{seat_of[other.pk]}-cards")
+                    ).not_to_have_attribute("data-cards", re.compile(".+"))
+                    assert holes[other.pk] not in page.content()
+                    # Cards are text with suit symbols, e.g. "A♠".
+                    symbols = hole.inner_text()
+                    assert re.search(r"(10|[2-9JQKA])[♣♦♥♠]", symbols), symbols
+
+                # Chat is text: markup a player types is shown literally, never parsed.
+                said = '<img src=x onerror="window.pwned=1"> <b>gl</b> & have fun'
+                alice_page.get_by_test_id("chat-input").fill(said)
+                alice_page.get_by_test_id("chat-send").click()
+                for page in pages:
+                    line = page.get_by_test_id("chat").locator(".chat-line").last
+                    expect(line.locator(".chat-name")).to_have_text("alice")
+                    expect(line.locator(".chat-text")).to_have_text(said)
+                    assert page.get_by_test_id("chat").locator("img, b").count() == 0
+                    assert page.evaluate("window.pwned") is None
+
+                # The first player to act may raise: the slider spans exactly the legal range.
+                view = table_view(table_id=t.pk, viewer_id=None)
+                actor_id = next(
+                    s["player_id"] for s in view["seats"] if s["seat"] == view["hand"]["actor_seat"]
+                )
+                legal = table_view(table_id=t.pk, viewer_id=actor_id)["you"]["legal_actions"]
+                actor_page = pages[[u.pk for u in users].index(actor_id)]
+                expect(actor_page.get_by_test_id("action-raise")).to_be_visible()
+                for testid in ("amount-range", "amount-input"):
+                    field = actor_page.get_by_test_id(testid)
+                    expect(field).to_have_attribute("min", str(legal["min_to"]))
+                    expect(field).to_have_attribute("max", str(legal["max_to"]))
+                actor_page.get_by_test_id("amount-input").fill(str(legal["max_to"] + 999))
+                actor_page.get_by_test_id("amount-input").press("Enter")
+                expect(actor_page.get_by_test_id("amount-input")).to_have_value(
+                    str(legal["max_to"])
+                )  # clamped to the legal range
+                expect(actor_page.get_by_test_id("action-raise")).to_contain_text("all-in")
+                idle = pages[1 - pages.index(actor_page)]
+                expect(idle.get_by_test_id("actions")).to_be_hidden()
+
+                # Play it out: whoever has the buttons checks, else calls.
+                deadline = time.monotonic() + 120
+                actions = 0
+                while Hand.objects.get(pk=hand_id).ended_at is None:
+                    assert time.monotonic() < deadline, "the hand did not finish"
+                    acted = False
+                    for page in pages:
+                        for name in ("check", "call"):
+                            button = page.get_by_test_id(f"action-{name}")
+                            if button.is_visible():
+                                expect(page.get_by_test_id("clock")).to_contain_text("Your turn")
+                                before = _version(page)
+                                button.click()
+                                actions += 1
+                                expect(page.get_by_test_id("table-root")).not_to_have_attribute(
+                                    "data-version", str(before)
+                                )
+                                acted = True
+                                break
+                        if acted:
+                            break
+                    if not acted:
+                        time.sleep(0.1)
+                assert actions >= 7  # call + check preflop, then two checks on each street
+
+                # The hand is over (and the next one has begun). Compare with the truth.
+                holes, shown_cards, winners = _truth(hand_id)
+                detail = hand_detail(hand_id=hand_id, viewer_id=None, full=True)
+                board = "".join(
+                    format_cards(e["cards"]) for e in detail["events"] if e["type"] == "BoardDealt"
+                )
+                stacks = {
+                    s.number: Account.objects.get(pk=s.stake_account_id).balance
+                    for s in Seat.objects.filter(table=t)
+                }
+                assert sum(stacks.values()) == 2 * BUY_IN
+                names = {alice.pk: "alice", bob.pk: "bob"}
+                for page in pages:
+                    panel = page.get_by_test_id("last-hand")
+                    expect(panel).to_have_attribute("data-hand", str(hand_id))
+                    lines = page.get_by_test_id("winner").locator(".winner-line")
+                    expect(lines).to_have_count(len(winners))
+                    for i, (pid, amount) in enumerate(winners):
+                        expect(lines.nth(i)).to_have_attribute("data-player", names[pid])
+                        expect(lines.nth(i)).to_contain_text(f"{names[pid]} wins {amount}")
+                    for seat, stack in stacks.items():
+                        expect(page.get_by_test_id(f"final-stack-{seat}")).to_have_attribute(
+                            "data-stack", str(stack)
+                        )
+                    # Cards shown at showdown are on every page; mucked ones on none.
+                    assert shown_cards, "a showdown shows at least one hand"
+                    for pid in holes:
+                        shown = page.get_by_test_id("shown").locator(
+                            f'.shown-line[data-seat="{seat_of[pid]}"]'
+                        )
+                        if pid in shown_cards:
+                            assert shown_cards[pid] == holes[pid]
+                            expect(shown).to_have_attribute("data-cards", shown_cards[pid])
+                        else:
+                            expect(shown).to_have_count(0)
+                    log = page.get_by_test_id("log")
+                    expect(log).to_contain_text("Board: " + " ".join(re.findall("..", board)))
+                    expect(log).to_contain_text("wins")
+
+                # The next hand: the seats' chips (stack + blind posted) are the stacks above,
+                # and each page shows its own new cards.
+                next_hand = Table.objects.get(pk=t.pk).current_hand_id
+                assert next_hand is not None and next_hand != hand_id
+                next_holes, _, _ = _truth(next_hand)
+                for user, page in zip(users, pages, strict=True):
+                    expect(page.get_by_test_id("table-root")).to_have_attribute(
+                        "data-hand", str(next_hand)
+                    )
+                    expect(page.get_by_test_id("hole-cards")).to_have_attribute(
+                        "data-cards", next_holes[user.pk]
+                    )
+                    for seat, stack in stacks.items():
+                        shown_stack = int(page.get_by_test_id(f"seat-{seat}-stack").inner_text())
+                        bet = page.get_by_test_id(f"bet-{seat}")
+                        posted = int(bet.get_attribute("data-amount")) if bet.count() else 0
+                        assert shown_stack + posted == stack
+
+                for user, page in zip(users, pages, strict=True):
+                    page.screenshot(
+                        path=str(ARTIFACTS / f"browser-table-{user.username}.png"), full_page=True
+                    )
+            finally:
+                browser.close()
+                # ORM calls made while Playwright's loop runs may have used a connection of
+                # their own (a context-local one): close it, or the test database stays busy.
+                connections.close_all()
+    finally:
+        server.stop()
+        _no_other_sessions()
+    assert errors == [], errors
