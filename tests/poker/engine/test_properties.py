@@ -4,7 +4,7 @@ Invariants: chips are conserved, no stack goes negative, pots go only to eligibl
 players, replaying the events rebuilds the live state, events survive JSON, and commands
 never mutate their input. pokerkit serves as an oracle for random no-limit hold'em hands:
 every one of our decisions must be legal there too and the final stacks must agree.
-pokerkit is optional (the ``bench`` extra); without it the oracle tests are skipped.
+pokerkit is a dev dependency, so the oracle tests always run.
 """
 
 from __future__ import annotations
@@ -211,7 +211,6 @@ def test_random_hands_agree_with_pokerkit(variant: str) -> None:
     # too and the stacks must agree. No straddles here: they change the minimum raise.
     import warnings
 
-    pytest.importorskip("pokerkit")
     rng = random.Random(variant)
     compared = 0
     hands = 300 if variant == "NT" else 120
