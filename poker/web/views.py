@@ -13,16 +13,21 @@ from django.contrib.auth import views as auth_views
 from django.contrib.staticfiles import views as static_views
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from poker import selectors
-from poker.models import Table
+from poker.models import Table, Variant
+
+
+def _variant_label(code: str) -> str:
+    return str(Variant(code).label) if code in Variant.values else code
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
     """Every table that is not closed, with stakes, seats taken and the average pot."""
-    return render(request, "poker/lobby.html", {"tables": selectors.lobby()})
+    tables = [{**t, "variant_label": _variant_label(t["variant"])} for t in selectors.lobby()]
+    return render(request, "poker/lobby.html", {"tables": tables})
 
 
 @ensure_csrf_cookie
@@ -37,13 +42,41 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "user": request.user.get_username() if viewer is not None else None,
         "ws_path": f"/ws/tables/{table_id}/",
         "api_base": f"/api/v1/tables/{table_id}/",
-        "login_url": f"{reverse_lazy('web-login')}?next={request.path}",
+        "login_url": f"{reverse('web-login')}?next={request.path}",
     }
+    history = _recent_history(table_id, view["version"])
     return render(
         request,
         "poker/table.html",
-        {"table": view["table"], "view": view, "config": config},
+        {
+            "table": view["table"],
+            "variant_label": _variant_label(view["table"]["variant"]),
+            "view": view,
+            "history": history,
+            "config": config,
+        },
     )
+
+
+#: How many recent table updates the page replays into its hand log and chat on load.
+HISTORY_UPDATES = 60
+
+
+def _recent_history(table_id: int, version: int) -> list[dict[str, Any]]:
+    """The events of the last public updates (what everyone watching was sent), with the
+    seat names of their time, so a page opened mid-hand shows the log so far."""
+    updates = selectors.updates_since(
+        table_id=table_id, from_version=max(0, version - HISTORY_UPDATES)
+    )
+    return [
+        {
+            "version": u["version"],
+            "events": u.get("events") or [],
+            "names": {s["seat"]: s["player"] for s in (u.get("public") or {}).get("seats", [])},
+        }
+        for u in updates or []
+        if u.get("version", 0) <= version
+    ]
 
 
 class LoginView(auth_views.LoginView):

@@ -187,3 +187,33 @@ def test_chat_and_log_lines_are_rendered_as_text():
     assert "node.textContent = String(text)" in helper
     banner = source[source.index("function showError(") :]
     assert "banner.textContent =" in banner[: banner.index("\n  }\n")]
+
+
+def test_table_page_replays_recent_public_events_for_the_log_and_chat(client, table, player):
+    from poker.services import table_chat
+
+    t = table()
+    alice, bob = player(username="alice"), player(username="bob")
+    _sit(t, alice)
+    _sit(t, bob)
+    table_chat(table_id=t.pk, player_id=bob.pk, text="<b>hi</b>", key=key(), actor=actor_for(bob))
+
+    html = client.get(f"/tables/{t.pk}/").content.decode()
+
+    history = _embedded(html, "table-history")
+    types = [
+        g["event"]["type"] if g["kind"] == "table" else e["type"]
+        for u in history
+        for g in u["events"]
+        for e in (g.get("events") or [None])
+    ]
+    assert types[:2] == ["PlayerSat", "PlayerSat"]
+    assert "HandBegan" in types and "BlindPosted" in types and types[-1] == "ChatPosted"
+    assert history[-1]["events"][0]["event"]["text"] == "<b>hi</b>"
+    assert "<b>hi</b>" not in html  # json_script escapes it
+    # Public events only: nobody's hole cards are in them.
+    dealt = [
+        e for u in history for g in u["events"] if g["kind"] == "hand" for e in g["events"]
+        if e["type"] == "HoleCardsDealt"
+    ]  # fmt: skip
+    assert dealt and all(e["cards"] is None for e in dealt)

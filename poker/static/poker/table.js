@@ -418,7 +418,7 @@
       el(
         "div",
         { class: "winner-line", "data-seat": w.seat, "data-player": w.name, "data-amount": w.amount },
-        `${w.name} wins ${chips(w.amount)}${w.potLabel}${w.desc ? ` with ${w.desc}` : ""}`,
+        `${w.name} wins ${chips(w.amount)}${w.potLabel}${w.desc ? ` (${w.desc})` : ""}`,
       ),
     );
     winner.replaceChildren(...lines);
@@ -561,7 +561,7 @@
           const amount = (ev.amounts || [])[i] || 0;
           const potLabel = ev.pot > 0 ? ` (side pot ${ev.pot})` : "";
           const desc = ev.hand ? ev.hand.replace(/_/g, " ") : "";
-          log(`${name} wins ${chips(amount)}${potLabel}${desc ? ` with ${desc}` : ""}`, "win");
+          log(`${name} wins ${chips(amount)}${potLabel}${desc ? ` (${desc})` : ""}`, "win");
           last.winners.push({ seat, name, amount, potLabel, desc });
         });
         break;
@@ -972,8 +972,35 @@
 
   // --- start ------------------------------------------------------------------------
 
+  /** Replays the recent public updates the page was served with into the log and chat
+   * (the state itself comes from the embedded view). */
+  function replayHistory(updates) {
+    for (const u of updates) {
+      for (const [seat, name] of Object.entries(u.names || {})) S.names[seat] = name;
+      const groups = u.events || [];
+      for (const g of groups) {
+        const ev = g.kind === "table" ? g.event : null;
+        if (ev && ev.type === "HandBegan") {
+          if (Array.isArray(ev.seats)) S.handSeats[ev.hand] = ev.seats;
+          S.handNumbers[ev.hand] = ev.number;
+        }
+        if (ev && ev.type === "PlayerSat" && u.names && u.names[ev.seat]) {
+          S.playerNames[ev.player] = u.names[ev.seat];
+        }
+      }
+      for (const g of groups) {
+        if (g.kind === "hand") for (const ev of g.events || []) handEvent(g.hand, ev);
+        else if (g.kind === "table" && g.event) tableEvent(g.event);
+      }
+    }
+  }
+
   wire();
   const initial = JSON.parse(document.getElementById("initial-view").textContent);
+  // Names in old events are those of their time (S.names), not of today's seats.
+  S.view = Object.assign({}, initial, { seats: [] });
+  replayHistory(JSON.parse(document.getElementById("table-history").textContent));
+  S.view = null;
   applySnapshot(initial, initial.version);
   connect();
 })();
