@@ -6,6 +6,7 @@ subprocess on the test database, so the pages, the REST calls and the WebSocket 
 ones. The truth the pages are checked against comes from the event store and the ledger.
 """
 
+import json
 import re
 import time
 import uuid
@@ -94,10 +95,12 @@ def _version(page):
     return int(page.get_by_test_id("table-root").get_attribute("data-version"))
 
 
-def _log_in_and_open(browser, base, user, table_id, errors):
+def _log_in_and_open(browser, base, user, table_id, errors, prepare=None):
     context = browser.new_context(viewport={"width": 1440, "height": 960})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
+    if prepare is not None:
+        prepare(page)
     page.on("pageerror", lambda exc: errors.append(f"{user.username}: {exc}"))
     page.goto(f"{base}/login/?next=/tables/{table_id}/")
     page.get_by_test_id("login-username").fill(user.username)
@@ -299,6 +302,128 @@ def test_two_players_play_a_hand_to_showdown_by_clicking(table, player, monkeypa
                 browser.close()
                 # ORM calls made while Playwright's loop runs may have used a connection of
                 # their own (a context-local one): close it, or the test database stays busy.
+                connections.close_all()
+    finally:
+        server.stop()
+        _no_other_sessions()
+    assert errors == [], errors
+
+
+def test_a_page_fills_a_lost_update_and_reconnects_after_a_server_restart(
+    table, player, monkeypatch
+):
+    sync_playwright = _require_browser()
+    from playwright.sync_api import expect
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    expect.set_options(timeout=TIMEOUT_MS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    t = table(name="Flaky network", action_seconds=300)
+    alice, bob = player(username="alice"), player(username="bob")
+    server = Server()
+    server.env["CELERY_QUEUE"] = f"web-{uuid.uuid4().hex[:10]}"
+    base = f"http://127.0.0.1:{server.port}"
+    errors = []
+    # Alice's socket goes through a proxy in the page that can lose one server frame.
+    sent, dropped, drop = [], [], {"update": False}
+
+    def lossy(page):
+        def handler(ws):
+            upstream = ws.connect_to_server()
+
+            def from_server(message):
+                frame = json.loads(message)
+                if frame.get("type") == "update" and drop["update"]:
+                    drop["update"] = False
+                    dropped.append(frame["version"])
+                    return
+                ws.send(message)
+
+            def from_page(message):
+                sent.append(json.loads(message))
+                upstream.send(message)
+
+            upstream.on_message(from_server)
+            ws.on_message(from_page)
+
+        page.route_web_socket(re.compile(r".*/ws/tables/\d+/"), handler)
+
+    try:
+        server.start()
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            try:
+                alice_page = _log_in_and_open(browser, base, alice, t.pk, errors, prepare=lossy)
+                bob_page = _log_in_and_open(browser, base, bob, t.pk, errors)
+                pages = [alice_page, bob_page]
+                for page in pages:
+                    expect(page.get_by_test_id("conn-status")).to_have_attribute(
+                        "data-state", "open"
+                    )
+                alice_page.get_by_test_id("sit-submit").click()
+                expect(bob_page.get_by_test_id("seat-1-name")).to_have_text("alice")
+
+                # Bob sits (a hand starts): Alice's copy of that update is lost.
+                drop["update"] = True
+                bob_page.get_by_test_id("sit-submit").click()
+                expect(bob_page.get_by_test_id("sit-form")).to_be_hidden()
+                deadline = time.monotonic() + 10
+                while not dropped and time.monotonic() < deadline:
+                    alice_page.wait_for_timeout(100)
+                assert dropped, "no update was dropped"
+                # The next update shows Alice the gap: she asks for what she missed.
+                bob_page.get_by_test_id("chat-input").fill("hello")
+                bob_page.get_by_test_id("chat-send").click()
+                expect(alice_page.get_by_test_id("chat")).to_contain_text("hello")
+                resyncs = [f for f in sent if f.get("type") == "resync"]
+                assert resyncs and resyncs[0]["from_version"] == dropped[0] - 1
+                version = Table.objects.get(pk=t.pk).version
+                expect(alice_page.get_by_test_id("table-root")).to_have_attribute(
+                    "data-version", str(version)
+                )
+                expect(alice_page.get_by_test_id("seat-2-name")).to_have_text("bob")
+                expect(alice_page.get_by_test_id("log")).to_contain_text("bob sits in seat 2")
+                hand_id = Table.objects.get(pk=t.pk).current_hand_id
+                holes, _, _ = _truth(hand_id)
+                expect(alice_page.get_by_test_id("hole-cards")).to_have_attribute(
+                    "data-cards", holes[alice.pk]
+                )
+
+                # The server dies and comes back: both pages reconnect by themselves and
+                # carry on from the snapshot.
+                server.kill()
+                for page in pages:
+                    expect(page.get_by_test_id("conn-status")).to_have_attribute(
+                        "data-state", "closed"
+                    )
+                server.start()
+                for page in pages:
+                    expect(page.get_by_test_id("conn-status")).to_have_attribute(
+                        "data-state", "open"
+                    )
+                    expect(page.get_by_test_id("table-root")).to_have_attribute(
+                        "data-version", str(Table.objects.get(pk=t.pk).version)
+                    )
+                actor_seat = table_view(table_id=t.pk, viewer_id=None)["hand"]["actor_seat"]
+                actor_page = pages[actor_seat - 1]
+                before = Table.objects.get(pk=t.pk).version
+                actor_page.get_by_test_id("action-call").click()
+                for page in pages:
+                    expect(page.get_by_test_id("table-root")).not_to_have_attribute(
+                        "data-version", str(before)
+                    )
+                    expect(page.get_by_test_id("log")).to_contain_text(
+                        f"{'alice' if actor_seat == 1 else 'bob'} calls 50"
+                    )
+                for user, page in zip([alice, bob], pages, strict=True):
+                    page.screenshot(
+                        path=str(ARTIFACTS / f"browser-reconnect-{user.username}.png"),
+                        full_page=True,
+                    )
+            finally:
+                browser.close()
                 connections.close_all()
     finally:
         server.stop()
