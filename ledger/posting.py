@@ -521,7 +521,7 @@ def _write(deltas: dict[int, list[int]], legs: list[_Leg], now: datetime) -> boo
                 f"WITH moved AS ({update}) INSERT INTO ledger_transfer ({_COLUMNS}) "  # noqa: S608
                 f"SELECT * FROM (VALUES {rows}) AS v WHERE (SELECT count(*) FROM moved) = %s"
             )
-            cursor.execute(sql, [*update_params, *row_params, len(deltas)], prepare=True)
+            cursor.execute(sql, [*update_params, *row_params, len(deltas)], **_prepared())
             inserted: int = cursor.rowcount
             return inserted == len(legs)
         cursor.execute(update, update_params)
