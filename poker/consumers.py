@@ -85,6 +85,27 @@ def _public(update: dict[str, Any]) -> dict[str, Any]:
     return {k: update[k] for k in _UPDATE_KEYS if k in update}
 
 
+def _has_hand_events(update: dict[str, Any]) -> bool:
+    return any(g.get("kind") == "hand" and g.get("events") for g in update.get("events") or ())
+
+
+#: (table, version) -> the update's wire text: every connection of this process watching
+#: the table sends the same bytes, so it is serialised once. Small and bounded.
+_WIRE: dict[tuple[int, int], str] = {}
+_WIRE_LIMIT = 1024
+
+
+def _wire(table_id: int, update: dict[str, Any]) -> str:
+    cache_key = (table_id, int(update["version"]))
+    text = _WIRE.get(cache_key)
+    if text is None:
+        text = json.dumps(_public(update), separators=(",", ":"))
+        if len(_WIRE) >= _WIRE_LIMIT:
+            _WIRE.pop(next(iter(_WIRE)))
+        _WIRE[cache_key] = text
+    return text
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     """``ws/tables/<table_id>/``: snapshot on connect, public updates, private frames,
     and the client commands of the protocol."""
@@ -108,6 +129,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.had_cards = False
         # Accept first: a close code only reaches a client on an accepted socket.
         await self.accept()
+        if self.table_id >= 2**63:  # no such row can exist (and the query would fail)
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             self.user_id = int(user.pk)
@@ -193,8 +217,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         mine = self.my_seat
         if mine != seat:
             return True
-        if mine is not None and self.actor_seat == mine:
-            return True  # my turn (new, or my legal actions may have changed)
+        # My turn: newly, or in another hand, or the hand moved on (legal actions may
+        # differ); a chat line or someone sitting down changes nothing of mine.
+        if (
+            mine is not None
+            and self.actor_seat == mine
+            and (actor != mine or hand != self.hand_id or _has_hand_events(update))
+        ):
+            return True
         if mine is not None and actor == mine:
             return True  # it stopped being my turn
         if hand != self.hand_id and self.had_cards:
@@ -221,7 +251,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if version != self.version + 1:  # cannot happen with gap-free input; be safe
                 await self._send_snapshot()
                 return
-            await self._send_json(_public(update))
+            await self.send(text_data=_wire(self.table_id, update))
             self.version = version
             private_due = self._touches_me(update) or private_due
         if private_due:
@@ -242,7 +272,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     if update["version"] != self.version + 1:
                         await self._send_snapshot(view)
                         return
-                    await self._send_json(_public(update))
+                    await self.send(text_data=_wire(self.table_id, update))
                     self.version = update["version"]
                     self._absorb(update.get("public"))
             if self.version != version:
@@ -353,7 +383,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             old = [u for u in missed if u["version"] <= self.version]
             for update in old:
-                await self._send_json(_public(update))
+                await self.send(text_data=_wire(self.table_id, update))
             await self._deliver([u for u in missed if u["version"] > self.version])
             sent = {"snapshot": False, "updates": len(missed), "version": self.version}
         if frame.key is not None:
