@@ -6,6 +6,7 @@ subprocess on the test database, so the pages, the REST calls and the WebSocket 
 ones. The truth the pages are checked against comes from the event store and the ledger.
 """
 
+import contextlib
 import json
 import re
 import time
@@ -91,6 +92,13 @@ def _no_other_sessions(timeout=15.0):
             time.sleep(0.2)
 
 
+def _failure_screenshots(pages):
+    """What each page showed when the test failed, next to the other artifacts."""
+    for i, page in enumerate(pages):
+        with contextlib.suppress(Exception):
+            page.screenshot(path=str(ARTIFACTS / f"browser-failure-{i}.png"), full_page=True)
+
+
 def _version(page):
     return int(page.get_by_test_id("table-root").get_attribute("data-version"))
 
@@ -133,8 +141,9 @@ def test_two_players_play_a_hand_to_showdown_by_clicking(table, player, monkeypa
             browser = pw.chromium.launch(
                 executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
             )
+            pages = []
             try:
-                pages = [_log_in_and_open(browser, base, u, t.pk, errors) for u in users]
+                pages += [_log_in_and_open(browser, base, u, t.pk, errors) for u in users]
                 for page in pages:
                     expect(page.get_by_test_id("conn-status")).to_have_attribute(
                         "data-state", "open"
@@ -298,6 +307,17 @@ def test_two_players_play_a_hand_to_showdown_by_clicking(table, player, monkeypa
                     page.screenshot(
                         path=str(ARTIFACTS / f"browser-table-{user.username}.png"), full_page=True
                     )
+
+                # Leaving during a hand: the seat is marked and cashes out when it ends.
+                alice_page.get_by_test_id("leave").click()
+                expect(alice_page.get_by_test_id("leave")).to_be_hidden()
+                expect(bob_page.get_by_test_id("seat-1-state")).to_have_text("leaving")
+                expect(bob_page.get_by_test_id("log")).to_contain_text(
+                    "alice will leave after this hand"
+                )
+            except BaseException:
+                _failure_screenshots(pages)
+                raise
             finally:
                 browser.close()
                 # ORM calls made while Playwright's loop runs may have used a connection of
@@ -354,10 +374,11 @@ def test_a_page_fills_a_lost_update_and_reconnects_after_a_server_restart(
             browser = pw.chromium.launch(
                 executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
             )
+            pages = []
             try:
                 alice_page = _log_in_and_open(browser, base, alice, t.pk, errors, prepare=lossy)
                 bob_page = _log_in_and_open(browser, base, bob, t.pk, errors)
-                pages = [alice_page, bob_page]
+                pages += [alice_page, bob_page]
                 for page in pages:
                     expect(page.get_by_test_id("conn-status")).to_have_attribute(
                         "data-state", "open"
@@ -417,11 +438,25 @@ def test_a_page_fills_a_lost_update_and_reconnects_after_a_server_restart(
                     expect(page.get_by_test_id("log")).to_contain_text(
                         f"{'alice' if actor_seat == 1 else 'bob'} calls 50"
                     )
+                # Errors from the server are shown to the player (here: chatting too fast).
+                banner = bob_page.get_by_test_id("error")
+                for i in range(8):
+                    bob_page.get_by_test_id("chat-input").fill(f"spam {i}")
+                    bob_page.get_by_test_id("chat-send").click()
+                    if banner.is_visible():
+                        break
+                expect(banner).to_be_visible()
+                expect(banner).to_have_attribute("data-code", "chat_rate_limited")
+                expect(alice_page.get_by_test_id("error")).to_be_hidden()
+
                 for user, page in zip([alice, bob], pages, strict=True):
                     page.screenshot(
                         path=str(ARTIFACTS / f"browser-reconnect-{user.username}.png"),
                         full_page=True,
                     )
+            except BaseException:
+                _failure_screenshots(pages)
+                raise
             finally:
                 browser.close()
                 connections.close_all()
