@@ -46,6 +46,9 @@ CLOSE_INTERNAL = 1011
 #: The keys of a public update; anything else a group message might carry is dropped.
 _UPDATE_KEYS = ("type", "version", "events", "public")
 
+#: What an update changes for a connection's user (see ``TableConsumer._touches_me``).
+_NOTHING, _TURN_ENDED, _FULL = 0, 1, 2
+
 
 class NotAuthenticated(DomainError):
     """A spectator (anonymous connection) tried to act or chat."""
@@ -106,7 +109,7 @@ def _wire(table_id: int, update: dict[str, Any]) -> str:
     return text
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """``ws/tables/<table_id>/``: snapshot on connect, public updates, private frames,
     and the client commands of the protocol."""
 
@@ -126,7 +129,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.my_seat: int | None = None
         self.actor_seat: int | None = None
         self.hand_id: int | None = None
-        self.had_cards = False
+        self.you: dict[str, Any] | None = None  # the last `you` sent on this connection
         # Accept first: a close code only reaches a client on an accepted socket.
         await self.accept()
         if self.table_id >= 2**63:  # no such row can exist (and the query would fail)
@@ -189,8 +192,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if view is None:
             view = await _view(self.table_id, self.user_id)
         self._absorb(view)
-        you = view.get("you")
-        self.had_cards = bool(you and you.get("hole_cards"))
+        self.you = view.get("you")
         self.version = int(view["version"])
         await self._send_json({"type": "snapshot", "version": self.version, "view": view})
 
@@ -206,44 +208,46 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.actor_seat = hand.get("actor_seat") if hand else None
         self.hand_id = hand.get("id") if hand else None
 
-    def _touches_me(self, update: dict[str, Any]) -> bool:
-        """Absorbs a public update; True when it changes what only this user may see:
-        new hole cards, the turn coming to or leaving them, their seat or its state."""
+    def _touches_me(self, update: dict[str, Any]) -> int:
+        """Absorbs a public update; says whether it changes what only this user may see:
+        ``_FULL`` (new hole cards, the turn coming to them, their seat or its state: read
+        a fresh view), ``_TURN_ENDED`` (only their turn ended within the same hand: their
+        legal actions are gone, nothing else of theirs changed) or ``_NOTHING``."""
         before = (self.my_seat, self.actor_seat, self.hand_id)
         self._absorb(update.get("public"))
         if self.user_id is None:
-            return False
+            return _NOTHING
         seat, actor, hand = before
         mine = self.my_seat
         if mine != seat:
-            return True
-        # My turn: newly, or in another hand, or the hand moved on (legal actions may
-        # differ); a chat line or someone sitting down changes nothing of mine.
-        if (
-            mine is not None
-            and self.actor_seat == mine
-            and (actor != mine or hand != self.hand_id or _has_hand_events(update))
-        ):
-            return True
-        if mine is not None and actor == mine:
-            return True  # it stopped being my turn
-        if hand != self.hand_id and self.had_cards:
-            return True  # my cards of the finished hand are gone
+            return _FULL
         for group in update.get("events") or ():
             if group.get("kind") == "hand":
                 for event in group.get("events") or ():
                     if event.get("type") == "HoleCardsDealt" and event.get("seat") == mine:
-                        return True
+                        return _FULL
             elif group.get("kind") == "table":
                 event = group.get("event") or {}
                 if event.get("player") == self.user_id and event.get("type") != "ChatPosted":
-                    return True
-        return False
+                    return _FULL  # sat, left, sat out/in, timed out, my turn started...
+        if hand != self.hand_id and self.you and self.you.get("hole_cards"):
+            return _FULL  # my cards of the finished hand are gone
+        if mine is None:
+            return _NOTHING
+        # My turn: newly, or the hand moved on (legal actions may differ); a chat line or
+        # someone sitting down changes nothing of mine.
+        if self.actor_seat == mine and (
+            actor != mine or hand != self.hand_id or _has_hand_events(update)
+        ):
+            return _FULL
+        if actor == mine and self.actor_seat != mine:
+            return _TURN_ENDED if hand == self.hand_id else _FULL
+        return _NOTHING
 
     async def _deliver(self, updates: list[dict[str, Any]]) -> None:
         """Sends consecutive new updates, then one private frame if any of them touched
         this user."""
-        private_due = False
+        due = _NOTHING
         for update in updates:
             version = update.get("version")
             if not isinstance(version, int) or version <= self.version:
@@ -253,8 +257,12 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return
             await self.send(text_data=_wire(self.table_id, update))
             self.version = version
-            private_due = self._touches_me(update) or private_due
-        if private_due:
+            due = max(due, self._touches_me(update))
+        if due == _TURN_ENDED and self.you is not None:
+            # Same hand, same seat and state, same cards: only the legal actions went.
+            self.you = {**self.you, "legal_actions": None}
+            await self._send_json({"type": "private", "version": self.version, "you": self.you})
+        elif due != _NOTHING:
             await self._send_private()
 
     async def _send_private(self) -> None:
@@ -279,9 +287,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._send_snapshot(view)
                 return
         self._absorb(view)
-        you = view.get("you")
-        self.had_cards = bool(you and you.get("hole_cards"))
-        await self._send_json({"type": "private", "version": version, "you": you})
+        self.you = view.get("you")
+        await self._send_json({"type": "private", "version": version, "you": self.you})
 
     # --- group messages ----------------------------------------------------------------------
 

@@ -220,6 +220,17 @@ async def test_twenty_hands_over_websockets_leak_no_hole_cards_and_keep_order():
             elif frame["type"] == "private":
                 assert frame["version"] == seen
 
+    # --- private frames agree with the public stream they follow ---
+    for conn in [*conns.values(), twin]:
+        actor_seat = None
+        for frame in conn.frames:
+            if frame["type"] in ("snapshot", "update"):
+                public = frame["view"] if frame["type"] == "snapshot" else frame["public"]
+                actor_seat = public["hand"]["actor_seat"] if public["hand"] else None
+            elif frame["type"] == "private":
+                mine = frame["you"]
+                assert (mine["legal_actions"] is not None) == (actor_seat == mine["seat"]), frame
+
     # --- two connections of one player get the same private frames ---
     mine = [f for f in conns[twin_owner].frames if f["type"] == "private"]
     twins = [f for f in twin.frames if f["type"] == "private"]
