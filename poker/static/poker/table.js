@@ -647,6 +647,7 @@
 
   function applyUpdate(msg) {
     const before = S.view.hand ? S.view.hand.id : null;
+    const beforeActor = S.view.hand ? S.view.hand.actor_seat : null;
     const groups = msg.events || [];
     // Names first: a player who just sat is only in the new seats, one who left only in the old.
     rememberNames();
@@ -703,10 +704,13 @@
       S.view.you.hole_cards = null;
       S.view.you.legal_actions = null;
     }
-    const changesTurn = groups.some(
-      (g) => g.kind === "hand" || (g.kind === "table" && g.event && g.event.type !== "ChatPosted"),
-    );
-    if (changesTurn) {
+    // Legal actions change only when the hand moves on (hand events), or the turn or the
+    // hand changes; a chat line or someone sitting down leaves them as they are.
+    const turnMoved =
+      groups.some((g) => g.kind === "hand" && (g.events || []).length) ||
+      (hand ? hand.id : null) !== before ||
+      (hand ? hand.actor_seat : null) !== beforeActor;
+    if (turnMoved) {
       S.legalFresh = false;
       S.busy = false;
       if (S.view.you) S.view.you.legal_actions = null;
