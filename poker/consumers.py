@@ -20,6 +20,8 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -65,18 +67,32 @@ class AlreadyAuthenticated(DomainError):
 # --- database calls (sync, run in Channels' DB thread) ----------------------------------------
 
 
-def _consistent_view(table_id: int, viewer_id: int | None) -> dict[str, Any]:
-    """``table_view`` read from ONE database snapshot, so its version matches its content
-    (the selector runs several queries; under autocommit a commit could land in between)."""
+@contextmanager
+def _one_snapshot() -> Iterator[None]:
+    """A read-only transaction that sees ONE database snapshot. The selectors run several
+    queries; under autocommit a commit landing in between could pair a version with
+    content of another version (or make ``updates_since`` count rows of two moments)."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def _consistent_view(table_id: int, viewer_id: int | None) -> dict[str, Any]:
+    """``table_view`` whose version matches its content."""
+    with _one_snapshot():
         return selectors.table_view(table_id=table_id, viewer_id=viewer_id)
 
 
+def _consistent_updates_since(*, table_id: int, from_version: int) -> list[dict[str, Any]] | None:
+    """``updates_since`` read from one snapshot."""
+    with _one_snapshot():
+        return selectors.updates_since(table_id=table_id, from_version=from_version)
+
+
 _view = database_sync_to_async(_consistent_view)
-_updates_since = database_sync_to_async(selectors.updates_since)
+_updates_since = database_sync_to_async(_consistent_updates_since)
 _act = database_sync_to_async(services.table_act)
 _sit_out = database_sync_to_async(services.table_sit_out)
 _sit_in = database_sync_to_async(services.table_sit_in)
