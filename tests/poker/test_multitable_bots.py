@@ -146,8 +146,9 @@ def test_bots_on_four_tables_keep_the_money_straight(auth_client, table, player)
         tables.append(t)
         bots[t.pk] = clients
     # One thread per table: tables are independent (each command locks only its table).
-    deadline = time.monotonic() + 70
-    target = 300  # hands in total; the deadline keeps a loaded machine under ~90 s
+    # ~60 s on an idle machine; the deadline only stops a hung run on a very loaded one.
+    target = 240
+    deadline = time.monotonic() + 240
     errors: list[BaseException] = []
 
     def play(t: Table, seed: int) -> None:
@@ -185,7 +186,7 @@ def test_bots_on_four_tables_keep_the_money_straight(auth_client, table, player)
 
     hands = Hand.objects.filter(table__in=tables)
     played = hands.count()
-    assert played >= 200, played
+    assert played >= target, played
     assert not hands.filter(ended_at__isnull=True).exists()
     assert HandSummary.objects.filter(table__in=tables).count() == played
 
