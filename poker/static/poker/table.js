@@ -852,7 +852,8 @@
     };
     if (method !== "GET") {
       init.headers["Content-Type"] = "application/json";
-      init.headers["X-CSRFToken"] = cookie("csrftoken");
+      // The cookie is the fresh one (it rotates at login); the page's copy is the fallback.
+      init.headers["X-CSRFToken"] = cookie("csrftoken") || root.getAttribute("data-csrf") || "";
       init.headers["Idempotency-Key"] = newKey();
       init.body = JSON.stringify(body || {});
     }
