@@ -9,6 +9,7 @@ ones. The truth the pages are checked against comes from the event store and the
 import contextlib
 import json
 import re
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -464,3 +465,9 @@ def test_a_page_fills_a_lost_update_and_reconnects_after_a_server_restart(
         server.stop()
         _no_other_sessions()
     assert errors == [], errors
+
+
+def test_a_missing_browser_fails_the_run_instead_of_skipping(monkeypatch):
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", "/nonexistent/chromium")
+    with pytest.raises(pytest.fail.Exception, match=r"ensure_browser\.sh"):
+        _require_browser()
