@@ -528,3 +528,22 @@ async def test_chat_is_stored_broadcast_length_checked_and_rate_limited():
     assert len(await chat_events(table_id)) == 1 + posted
     for conn in [*conns.values(), spectator]:
         await conn.close()
+
+
+@sync_to_async
+def _session_cookie(user: Any) -> str:
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+async def test_session_cookie_authenticates_the_web_pages():
+    table_id, players = await seated_table(2)
+    cookie = await _session_cookie(players[0][0])
+    ws = WS(table_id, headers=[(b"cookie", cookie.encode())])
+    snapshot = await ws.connect()
+    assert snapshot["view"]["you"]["seat"] == 1
+    await ws.close()
