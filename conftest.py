@@ -73,3 +73,14 @@ async def async_db_cleanup() -> Any:
     from django.db import connections
 
     await sync_to_async(connections.close_all)()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layers() -> Any:
+    """A new channel-layer instance per test: channels-redis binds its receive lock to the
+    event loop that first used it, and every async test runs in a loop of its own."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
