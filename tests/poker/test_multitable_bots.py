@@ -147,7 +147,7 @@ def test_bots_on_four_tables_keep_the_money_straight(auth_client, table, player)
         bots[t.pk] = clients
     # One thread per table: tables are independent (each command locks only its table).
     # ~60 s on an idle machine; the deadline only stops a hung run on a very loaded one.
-    target = 240
+    target = 200
     deadline = time.monotonic() + 240
     errors: list[BaseException] = []
 
