@@ -44,9 +44,9 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
         model = Table
         fields = _CREATE_FIELDS
 
-    def _post_clean(self) -> None:
-        super()._post_clean()
-        if self.instance.pk is not None or self._errors:
+    def _post_clean(self) -> None:  # Django's hook, run after the model's own checks
+        super()._post_clean()  # type: ignore[misc]
+        if self.instance.pk is not None or self._errors:  # type: ignore[attr-defined]
             return
         try:
             self.created = table_create(
@@ -70,7 +70,7 @@ class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
-def _run_staff(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Table],  # type: ignore[type-arg]
+def _run_staff(modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table],
                command: Any, done: str) -> None:  # fmt: skip
     for table in queryset.order_by("pk"):
         try:
@@ -83,22 +83,22 @@ def _run_staff(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: Que
 
 @admin.action(description="Pause (finish the running hand, deal no new one)")
 def pause_tables(
-    modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Table]
-) -> None:  # type: ignore[type-arg]
+    modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table]
+) -> None:
     _run_staff(modeladmin, request, queryset, table_pause, "paused")
 
 
 @admin.action(description="Resume paused tables")
 def resume_tables(
-    modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Table]
-) -> None:  # type: ignore[type-arg]
+    modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table]
+) -> None:
     _run_staff(modeladmin, request, queryset, table_resume, "resumed")
 
 
 @admin.action(description="Close (end any hand and cash everyone out)")
 def close_tables(
-    modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Table]
-) -> None:  # type: ignore[type-arg]
+    modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table]
+) -> None:
     _run_staff(modeladmin, request, queryset, table_close, "closed, everyone cashed out")
 
 
@@ -131,7 +131,7 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         # The admin wraps this view in a transaction; the table service must not be nested
         # (it is durable), and on add it is the only write, so the add page runs unwrapped.
         if object_id is None:
-            return self._changeform_view(request, object_id, form_url, extra_context)
+            return self._changeform_view(request, object_id, form_url, extra_context)  # type: ignore[attr-defined]
         return super().changeform_view(request, object_id, form_url, extra_context)
 
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:

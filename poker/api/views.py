@@ -13,7 +13,8 @@ client address are recorded with the events the command causes.
 from __future__ import annotations
 
 import ipaddress
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar, cast
 
 from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
@@ -37,6 +38,7 @@ from poker import selectors, services
 from poker.api import serializers as s
 
 MAX_HEADER = 128
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -123,6 +125,13 @@ def idempotency_key(request: Request) -> str:
             code="idempotency_key_required",
         )
     return key
+
+
+def _user_id(request: Request) -> int:
+    """The authenticated caller's id (the views require authentication)."""
+    user_id = request.user.pk
+    assert user_id is not None
+    return int(user_id)
 
 
 def actor_of(request: Request) -> Actor:
@@ -311,14 +320,14 @@ class TableCommandView(APIView):
         actor = actor_of(request)
         data = _valid(self.body_serializer, request.data)
         result = self.command(
-            table_id=table_id, player_id=request.user.pk, key=key, actor=actor, data=data
+            table_id=table_id, player_id=_user_id(request), key=key, actor=actor, data=data
         )
         return Response(result)
 
 
 def _command_schema(
     summary: str, request: Any, ok: dict[str, Any], body: dict[str, Any] | None = None
-) -> Any:
+) -> Callable[[_F], _F]:
     examples = [OpenApiExample("Done", value=ok, response_only=True, status_codes=["200"])]
     if body is not None:
         examples.append(OpenApiExample("Request", value=body, request_only=True))
@@ -466,7 +475,8 @@ class HandListView(ListAPIView):  # type: ignore[type-arg]
     serializer_class = s.HandSummarySerializer
 
     def get_queryset(self) -> QuerySet[HandSummary]:
-        return selectors.hands_of(player_id=self.request.user.pk).order_by("-ended_at", "-hand_id")
+        mine = selectors.hands_of(player_id=_user_id(self.request))
+        return cast(QuerySet[HandSummary], mine.order_by("-ended_at", "-hand_id"))
 
     @extend_schema(summary="Your hand history, newest first")
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
