@@ -1,10 +1,12 @@
-"""The table layer's money movements, all through the ledger, inside the caller's transaction.
+"""The table layer's money movements: the wallet's table-money services, called inside
+the table command's transaction.
 
-Seat stakes live in a ``seat_stake`` account per (table, player); the player's wallet is
-their ``player_cash`` account. Buy-ins and cash-outs move chips between the two; a finished
-hand moves chips between seat stakes and takes the rake to the house, as ONE linked posting.
-Transfer ids are derived (uuid5) from what caused them -- the command key or the hand --
-so a retried command can never move money twice.
+Seat stakes live in a ``seat_stake`` account per (table, player) -- the seat ref
+``table:<id>:user:<id>`` -- and the player's wallet is their ``player_cash`` account.
+Buy-ins and cash-outs move chips between the two; a finished hand moves chips between
+seat stakes and takes the rake to the house as ONE linked posting. Transfer ids are
+derived (uuid5) from what caused them -- the command key or the hand -- so a retried
+command can never move money twice.
 """
 
 from __future__ import annotations
@@ -13,8 +15,16 @@ import uuid
 from collections.abc import Sequence
 
 from ledger.models import Account, AccountKind
-from ledger.posting import TransferRequest
-from ledger.services import ledger_account_open, ledger_post_transfers_in_transaction
+from wallet.services import (
+    RakeCharge,
+    SeatPayment,
+    hand_settle,
+    house_account,
+    player_account,
+    seat_account,
+    seat_buy_in,
+    seat_cash_out,
+)
 
 _NAMESPACE = uuid.UUID("6f1d8a52-3c1e-4d0a-9a57-7c6b1f0e2b11")
 
@@ -24,45 +34,47 @@ def transfer_id(*parts: object) -> uuid.UUID:
     return uuid.uuid5(_NAMESPACE, ":".join(str(p) for p in parts))
 
 
+def seat_ref(*, table_id: int, player_id: int) -> str:
+    """The ledger owner ref of a player's stake at a table (it outlives the seat row)."""
+    return f"table:{table_id}:user:{player_id}"
+
+
 def player_cash_account(*, player_id: int, currency: str) -> Account:
-    """The player's wallet account in ``currency`` (the wallet's convention)."""
-    return ledger_account_open(
-        kind=AccountKind.PLAYER_CASH, owner_ref=f"user:{player_id}", currency=currency
-    )
+    """The player's wallet account in ``currency``."""
+    return player_account(user_id=player_id, currency=currency)
 
 
 def seat_stake_account(*, table_id: int, player_id: int, currency: str) -> Account:
     """The account holding a player's chips at a table."""
-    return ledger_account_open(
-        kind=AccountKind.SEAT_STAKE,
-        owner_ref=f"table:{table_id}:user:{player_id}",
-        currency=currency,
+    return seat_account(
+        seat_ref=seat_ref(table_id=table_id, player_id=player_id), currency=currency
     )
 
 
 def house_rake_account(*, currency: str) -> Account:
     """Where rake goes."""
-    return ledger_account_open(
-        kind=AccountKind.HOUSE_RAKE, owner_ref="house", currency=currency, must_not_overdraw=False
+    return house_account(kind=AccountKind.HOUSE_RAKE, currency=currency)
+
+
+def buy_in(*, table_id: int, player_id: int, amount: int, currency: str, key: uuid.UUID) -> None:
+    """Wallet -> seat stake (buy-in or top-up), in the caller's transaction."""
+    seat_buy_in(
+        user_id=player_id,
+        seat_ref=seat_ref(table_id=table_id, player_id=player_id),
+        amount=amount,
+        currency=currency,
+        transfer_id=key,
     )
 
 
-def move_chips(
-    *, debit: Account, credit: Account, amount: int, code: str, reference: str, key: uuid.UUID
-) -> None:
-    """One posted transfer inside the caller's transaction (buy-in, top-up, cash-out)."""
-    ledger_post_transfers_in_transaction(
-        transfers=[
-            TransferRequest(
-                id=key,
-                debit_account_id=debit.pk,
-                credit_account_id=credit.pk,
-                amount=amount,
-                currency=debit.currency,
-                code=code,
-                reference=reference,
-            )
-        ]
+def cash_out(*, table_id: int, player_id: int, amount: int, currency: str, key: uuid.UUID) -> None:
+    """Seat stake -> wallet, in the caller's transaction."""
+    seat_cash_out(
+        user_id=player_id,
+        seat_ref=seat_ref(table_id=table_id, player_id=player_id),
+        amount=amount,
+        currency=currency,
+        transfer_id=key,
     )
 
 
@@ -73,7 +85,8 @@ def settlement_legs(
 
     ``deltas`` are (seat stake account id, final - starting stack); they sum to ``-rake``.
     Losers pay winners and then the house, in a fixed order, so the legs are a pure
-    function of the hand's result (replayable and idempotent).
+    function of the hand's result (replayable, idempotent, and checkable by
+    ``manage.py verify_event_store``).
 
     >>> settlement_legs([(1, -150), (2, 140), (3, 0)], 10, 99)
     [(1, 2, 140), (1, 99, 10)]
@@ -99,25 +112,30 @@ def settlement_legs(
 
 
 def settle_hand(
-    *, hand_id: int, currency: str, deltas: Sequence[tuple[int, int]], rake: int
+    *, hand_id: int, table_id: int, currency: str, results: Sequence[tuple[int, int]], rake: int
 ) -> list[tuple[int, int, int]]:
-    """Posts the hand's settlement (seat stakes -> seat stakes and -> house rake) as one
-    linked, all-or-nothing posting inside the caller's transaction; returns the legs."""
+    """Posts the hand's settlement as one linked, all-or-nothing posting inside the
+    caller's transaction; ``results`` are (player id, final - starting stack)."""
+    accounts = {
+        pid: seat_stake_account(table_id=table_id, player_id=pid, currency=currency)
+        for pid, _ in results
+    }
+    ref_of = {acc.pk: seat_ref(table_id=table_id, player_id=pid) for pid, acc in accounts.items()}
     house = house_rake_account(currency=currency)
-    legs = settlement_legs(deltas, rake, house.pk)
+    legs = settlement_legs([(accounts[pid].pk, d) for pid, d in results], rake, house.pk)
     if legs:
-        ledger_post_transfers_in_transaction(
-            transfers=[
-                TransferRequest(
-                    id=transfer_id("hand", hand_id, "leg", k),
-                    debit_account_id=debit,
-                    credit_account_id=credit,
-                    amount=amount,
-                    currency=currency,
-                    code="hand_rake" if credit == house.pk else "hand_settlement",
-                    reference=f"hand:{hand_id}",
-                )
-                for k, (debit, credit, amount) in enumerate(legs)
-            ]
+        hand_settle(
+            hand_ref=f"hand:{hand_id}",
+            currency=currency,
+            payments=[
+                SeatPayment(from_seat_ref=ref_of[debit], to_seat_ref=ref_of[credit], amount=amount)
+                for debit, credit, amount in legs
+                if credit != house.pk
+            ],
+            rake=[
+                RakeCharge(seat_ref=ref_of[debit], amount=amount)
+                for debit, credit, amount in legs
+                if credit == house.pk
+            ],
         )
     return legs

@@ -17,10 +17,11 @@ from handhistory.store import stream_events
 from ledger.models import Account
 from poker.engine.betting import legal_actions
 from poker.engine.cards import format_cards
-from poker.engine.events import CardsShown, HandEnded, HoleCardsDealt, event_from_dict, redact
+from poker.engine.events import event_from_dict
 from poker.engine.state import HandState
 from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
+from poker.privacy import seed_may_be_public, shown_players, viewable
 
 
 def table_public(table: Table) -> dict[str, Any]:
@@ -171,23 +172,18 @@ def hand_detail(*, hand_id: int, viewer_id: int | None, full: bool = False) -> d
         raise NotFound(f"No hand {hand_id} in your history.", code="hand_not_found", hand=hand_id)
     rows = stream_events(hand.stream)
     events = [event_from_dict(r.payload) for r in rows]
-    shown = {e.player for e in events if isinstance(e, CardsShown)}
-    ended = any(isinstance(e, HandEnded) for e in events)
+    shown = shown_players(events)
+    reveal = full or seed_may_be_public(events)
     me = hand.player_ids.index(viewer_id) if viewer_id in hand.player_ids else None
     out = []
     for row, event in zip(rows, events, strict=True):
-        if full:
-            data = event.to_dict()
-        else:
-            data = (event if ended else redact(event)).to_dict()
-            if (
-                isinstance(event, HoleCardsDealt)
-                and event.player != me
-                and event.player not in shown
-            ):
-                data["cards"] = None
-        if isinstance(data.get("player"), int):
-            data["seat"] = hand.seat_numbers[data["player"]]
+        data = (
+            viewable(event, hand.seat_numbers, viewer=me, shown=shown, reveal_seed=reveal)
+            if not full
+            else viewable(
+                event, hand.seat_numbers, shown=range(len(hand.seat_numbers)), reveal_seed=True
+            )
+        )
         out.append({"seq": row.seq, "recorded_at": row.recorded_at.isoformat(), **data})
     summary = HandSummary.objects.filter(hand=hand).values().first()
     return {

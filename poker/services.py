@@ -39,12 +39,12 @@ from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig
 from poker.engine.deck import FairDeck
 from poker.engine.events import Event as EngineEvent
-from poker.engine.events import private_to, redact
 from poker.engine.game import act, start_hand
 from poker.engine.showdown import showdown_auto
 from poker.engine.state import SHOWDOWN, HandState
 from poker.hands import hand_state, remember
 from poker.models import Hand, Seat, Table, TableCommand, TableUpdate, Variant
+from poker.privacy import viewable
 from poker.selectors import public_view
 
 
@@ -132,6 +132,7 @@ def _run_command(
                     table=table, player_id=player_id, key=key, command=command,
                     request_hash=digest, result=result,
                 )  # fmt: skip
+            _load_current_hand(ctx)  # commands that did not touch the hand still show it
             update = {
                 "type": "update",
                 "version": table.version,
@@ -156,29 +157,23 @@ def _run_command(
 
 
 def _append_engine(ctx: Ctx, events: list[EngineEvent], actor: Actor) -> None:
-    assert ctx.hand is not None
-    events_append(
+    assert ctx.hand is not None and ctx.state is not None
+    rows = events_append(
         stream=ctx.hand.stream,
         events=[
             NewEvent(type=type(e).__name__, version=e.version, payload=e.to_dict()) for e in events
         ],
         actor=actor,
+        head=ctx.head,
     )
-    public = [public_event(e, ctx.hand) for e in events]
-    ctx.broadcasts.append({"kind": "hand", "hand": ctx.hand.pk, "events": [p for p in public if p]})
-
-
-def public_event(event: EngineEvent, hand: Hand) -> dict[str, Any] | None:
-    """The event as anyone may see it: private events (hole cards) become a card-less
-    notice; secret fields (the deck seed) are blanked. Seats are added for clients."""
-    owner = private_to(event)
-    data = redact(event).to_dict()
-    if owner is not None:
-        data = {"type": data["type"], "version": data["version"], "player": owner, "cards": None}
-    player = data.get("player")
-    if isinstance(player, int) and 0 <= player < len(hand.seat_numbers):
-        data["seat"] = hand.seat_numbers[player]
-    return data
+    if rows:
+        ctx.head = (rows[-1].seq, rows[-1].hash)
+    # Everything broadcast is public: no hole cards, and the seed only when it reveals
+    # nothing (poker.privacy).
+    shown = {i for i, s in enumerate(ctx.state.shown) if s}
+    reveal = ctx.state.is_over and shown >= set(range(ctx.state.player_count))
+    public = [viewable(e, ctx.hand.seat_numbers, shown=shown, reveal_seed=reveal) for e in events]
+    ctx.broadcasts.append({"kind": "hand", "hand": ctx.hand.pk, "events": public})
 
 
 def _table_event(ctx: Ctx, type_: str, payload: dict[str, Any]) -> None:
@@ -205,25 +200,36 @@ def _hand_lineup(table: Table, seats: dict[int, Seat]) -> tuple[int, list[Seat]]
     """The button seat and the players of the next hand (left of the button first, the
     button last), or None when fewer than two can play.
 
-    A player waiting for the big blind is dealt in only when the big blind reaches them.
+    A player waiting for the big blind is dealt in only when the big blind reaches them --
+    except when the game running is heads-up: there the button alternates between the two
+    players so the big blind would never reach a newcomer, who is dealt in at once.
     """
     candidates = {
         n: s
         for n, s in seats.items()
         if s.state == Seat.State.ACTIVE and s.stake_account.balance > 0
     }
-    while len(candidates) >= 2:
-        button = _next_seat(sorted(candidates), table.button_seat)
-        numbers = sorted(candidates)
-        k = numbers.index(button)
-        order = numbers[k + 1 :] + numbers[: k + 1]
+    if sum(not s.waiting_for_big_blind for s in candidates.values()) <= 2:
+        return _lineup_from(table, candidates)
+    while (lineup := _lineup_from(table, candidates)) is not None:
+        order = [s.number for s in lineup[1]]
         big_blind_seat = order[0] if len(order) == 2 else order[1]
         waiting = [n for n in order if candidates[n].waiting_for_big_blind and n != big_blind_seat]
         if not waiting:
-            return button, [candidates[n] for n in order]
+            return lineup
         for n in waiting:
             del candidates[n]
     return None
+
+
+def _lineup_from(table: Table, candidates: dict[int, Seat]) -> tuple[int, list[Seat]] | None:
+    """Everyone in ``candidates`` plays: the button moves to the next of them."""
+    if len(candidates) < 2:
+        return None
+    numbers = sorted(candidates)
+    button = _next_seat(numbers, table.button_seat)
+    k = numbers.index(button)
+    return button, [candidates[n] for n in numbers[k + 1 :] + numbers[: k + 1]]
 
 
 def _forced_bets(table: Table, n: int) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
@@ -359,12 +365,15 @@ def _spend_time_bank(ctx: Ctx, seat: Seat) -> None:
 def _finish_hand(ctx: Ctx) -> None:
     hand, state, table = ctx.hand, ctx.state, ctx.table
     assert hand is not None and state is not None
-    accounts = {s.player_id: s.stake_account_id for s in Seat.objects.filter(table=table)}
     starting = state.config.starting_stacks
-    deltas = [
-        (accounts[pid], state.stacks[i] - starting[i]) for i, pid in enumerate(hand.player_ids)
-    ]
-    money.settle_hand(hand_id=hand.pk, currency=table.currency, deltas=deltas, rake=state.rake)
+    results = [(pid, state.stacks[i] - starting[i]) for i, pid in enumerate(hand.player_ids)]
+    money.settle_hand(
+        hand_id=hand.pk,
+        table_id=table.pk,
+        currency=table.currency,
+        results=results,
+        rake=state.rake,
+    )
     hand.ended_at = timezone.now()
     hand.actor_index = None
     hand.deadline = None
@@ -392,12 +401,11 @@ def _cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
     account = Account.objects.get(pk=seat.stake_account_id)
     amount = account.balance
     if amount:
-        money.move_chips(
-            debit=account,
-            credit=money.player_cash_account(player_id=seat.player_id, currency=ctx.table.currency),
+        money.cash_out(
+            table_id=ctx.table.pk,
+            player_id=seat.player_id,
             amount=amount,
-            code="table_cash_out",
-            reference=f"table:{ctx.table.pk}",
+            currency=ctx.table.currency,
             key=money.transfer_id("cash-out", ctx.table.pk, seat.player_id, reason, seat.pk),
         )
     _table_event(
@@ -510,11 +518,8 @@ def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = N
         stake = money.seat_stake_account(
             table_id=table.pk, player_id=player_id, currency=table.currency
         )
-        money.move_chips(
-            debit=money.player_cash_account(player_id=player_id, currency=table.currency),
-            credit=stake, amount=amount, code="table_buy_in", reference=f"table:{table.pk}",
-            key=money.transfer_id("buy-in", table.pk, player_id, key),
-        )  # fmt: skip
+        money.buy_in(table_id=table.pk, player_id=player_id, amount=amount, currency=table.currency,
+                     key=money.transfer_id("buy-in", table.pk, player_id, key))  # fmt: skip
         running = table.current_hand_id is not None
         Seat.objects.create(
             table=table, number=number, player_id=player_id, stake_account=stake,
@@ -604,11 +609,9 @@ def table_top_up(
                 f"Top-up to {stack + value} exceeds the maximum buy-in {ctx.table.max_buy_in}.",
                 code="top_up_too_large", max=ctx.table.max_buy_in - stack,
             )  # fmt: skip
-        money.move_chips(
-            debit=money.player_cash_account(player_id=player_id, currency=ctx.table.currency),
-            credit=seat.stake_account, amount=value, code="table_top_up",
-            reference=f"table:{ctx.table.pk}", key=money.transfer_id("top-up", ctx.table.pk, player_id, key),
-        )  # fmt: skip
+        money.buy_in(table_id=ctx.table.pk, player_id=player_id, amount=value,
+                     currency=ctx.table.currency,
+                     key=money.transfer_id("top-up", ctx.table.pk, player_id, key))  # fmt: skip
         _table_event(
             ctx, "PlayerToppedUp", {"seat": seat.number, "player": player_id, "amount": value}
         )

@@ -351,12 +351,6 @@ def test_pause_lets_the_hand_finish_and_deals_no_new_one(auth_client, table, pla
     assert t.status == Table.Status.OPEN and t.current_hand_id is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="services._hand_lineup bug: a third player who sits while a heads-up hand runs "
-    "waits for the big blind forever (the button alternates between the two others, so the "
-    "big blind never reaches the waiting seat). Reported; remove this mark once fixed.",
-)
 def test_a_player_joining_a_heads_up_game_is_dealt_in_within_a_few_hands(
     auth_client, table, player
 ):

@@ -1,0 +1,53 @@
+"""What a viewer may see of a hand's events -- the one place this rule is written.
+
+* Hole cards: their owner sees them; everyone else only once the owner showed them.
+* The deck's server seed (``HandStarted.server_seed``/``fixed_deck``, ``HandEnded.server_seed``):
+  whoever holds it can rebuild the whole deck, and so every hole card, shown or not.
+  It therefore becomes public only when revealing it discloses no card that was not
+  already shown: when every player dealt in showed their cards. Otherwise it stays with
+  the house (staff and auditors can still run ``verify_deal`` with it). Proving fairness
+  to players without exposing mucked hands would need per-card commitments; see
+  docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from poker.engine.events import CardsShown, Event, HandEnded, HandStarted, HoleCardsDealt, redact
+
+
+def shown_players(events: Sequence[Event]) -> set[int]:
+    """Players who showed their cards in these events."""
+    return {e.player for e in events if isinstance(e, CardsShown)}
+
+
+def seed_may_be_public(events: Sequence[Event]) -> bool:
+    """True when every player dealt cards has shown them (the seed then reveals nothing)."""
+    dealt = {e.player for e in events if isinstance(e, HoleCardsDealt)}
+    ended = any(isinstance(e, HandEnded) for e in events)
+    return ended and dealt <= shown_players(events)
+
+
+def viewable(
+    event: Event,
+    seat_numbers: Sequence[int],
+    *,
+    viewer: int | None = None,
+    shown: Collection[int] = (),
+    reveal_seed: bool = False,
+) -> dict[str, Any]:
+    """``event`` as a JSON dict for player index ``viewer`` (None: a spectator), with the
+    seat number added for clients."""
+    if isinstance(event, HandStarted) and not reveal_seed:
+        event = redact(event)
+    data = event.to_dict()
+    if isinstance(event, HandEnded) and not reveal_seed:
+        data["server_seed"] = ""
+    if isinstance(event, HoleCardsDealt) and event.player != viewer and event.player not in shown:
+        data["cards"] = None
+    player = data.get("player")
+    if isinstance(player, int) and 0 <= player < len(seat_numbers):
+        data["seat"] = seat_numbers[player]
+    return data
