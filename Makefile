@@ -25,13 +25,15 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 
 typecheck: $(STAMP)
-	DEBUG=1 $(VENV)/bin/mypy --strict --ignore-missing-imports poker/engine
+	DEBUG=1 $(VENV)/bin/mypy --strict --ignore-missing-imports poker/engine ledger
 
 test: $(STAMP) lint typecheck
 	sh scripts/ensure_browser.sh
 	$(PY) scripts/with_services.py \
 		-- $(PY) manage.py makemigrations --check --dry-run \
-		-- $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+		-- $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup \
+			--cov=ledger --cov-branch --cov-fail-under=100 --cov-report=term-missing:skip-covered \
+			$(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev,bench]'

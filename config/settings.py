@@ -120,7 +120,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": EMBEDDED_DB_PATH,
+            "NAME": str(EMBEDDED_DB_PATH),
             "OPTIONS": {
                 # BEGIN IMMEDIATE takes the write lock up front, so two writers queue on
                 # busy_timeout instead of one failing with "database is locked" mid-way.
@@ -205,23 +205,23 @@ LOGIN_URL = "/admin/login/"
 
 # --- REST ---------------------------------------------------------------------------
 
+_RENDERERS = ["rest_framework.renderers.JSONRenderer"]
+if DEBUG:
+    _RENDERERS.append("rest_framework.renderers.BrowsableAPIRenderer")
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": _RENDERERS,
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "core.exceptions.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
 }
-if DEBUG:
-    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(
-        "rest_framework.renderers.BrowsableAPIRenderer"
-    )
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker room API",
