@@ -109,7 +109,31 @@ def _setup(env: dict[str, str], tables: int) -> list[list[str]]:
 
 
 def _setup_entry(env: dict[str, str], tables: int, out: Any) -> None:
-    out.put(_setup(env, tables))
+    try:
+        out.put(_setup(env, tables))
+    except BaseException as exc:  # the parent must not wait for a result that never comes
+        out.put(RuntimeError(f"setup failed: {exc!r}"))
+        raise
+
+
+def _get(queue: Any, procs: list[Any], timeout: float) -> Any:
+    """The next result from ``queue``; fails fast when a child died without sending one."""
+    import queue as queues
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            item = queue.get(timeout=1.0)
+        except queues.Empty:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"no result within {timeout:.0f} s") from None
+            dead = [p for p in procs if not p.is_alive() and p.exitcode not in (0, None)]
+            if dead:
+                raise SystemExit(f"a child process died (exit code {dead[0].exitcode})") from None
+            continue
+        if isinstance(item, BaseException):
+            raise SystemExit(str(item))
+        return item
 
 
 # --- the bots (asyncio, in client processes) ----------------------------------------------------
@@ -327,6 +351,7 @@ def run(
     ctx = mp.get_context("spawn")
     server = None
     procs: list[Any] = []
+    setup = None
     try:
         migrate = _manage(env, "migrate", "--noinput")
         if migrate.returncode != 0:
@@ -335,7 +360,7 @@ def run(
         out = ctx.Queue()
         setup = ctx.Process(target=_setup_entry, args=(env, tables, out))
         setup.start()
-        rows = out.get(timeout=600)
+        rows = _get(out, [setup], 600)
         setup.join()
         setup_s = time.perf_counter() - setup_started
         port = _free_port()
@@ -349,10 +374,10 @@ def run(
         ]  # fmt: skip
         for p in procs:
             p.start()
-        connected = sum(ready.get(timeout=120) for _ in procs)
+        connected = sum(_get(ready, procs, 120) for _ in procs)
         started = time.perf_counter()
         go.set()
-        outcomes = [results.get(timeout=seconds + HARD_DEADLINE_S) for _ in procs]
+        outcomes = [_get(results, procs, seconds + HARD_DEADLINE_S) for _ in procs]
         elapsed = min(time.perf_counter() - started, seconds)
         for p in procs:
             p.join(timeout=10)
@@ -361,7 +386,7 @@ def run(
         verify = _manage(env, "verify_event_store")
         audit = _manage(env, "ledger_audit")
     finally:
-        for p in procs:
+        for p in [*procs, *([setup] if setup is not None else [])]:
             if p.is_alive():
                 p.kill()
         if server is not None:
