@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -655,7 +656,10 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
         _append_engine(ctx, events, actor)
         hand_id = ctx.hand.pk
         _progress(ctx)
-        return {"hand": hand_id, "events": [e.to_dict() for e in events]}
+        # The reply goes only to the actor, but it is built like a broadcast anyway: an
+        # action's events are public, and this keeps it so for any future variant.
+        public = [viewable(e, ctx.hand.seat_numbers) for e in events]
+        return {"hand": hand_id, "events": public}
 
     return _run_command(table_id=table_id, player_id=player_id, key=key, command="act",
                         request={"action": action, "amount": amount, "version": version},
@@ -738,21 +742,17 @@ def table_chat(
         raise InvalidRequest(f"Chat lines are at most {CHAT_MAX_LENGTH} characters.", code="chat_too_long",
                              max=CHAT_MAX_LENGTH)  # fmt: skip
     limit, window = CHAT_RATE
-    bucket = f"chat:{table_id}:{player_id}:{int(time.time() // window)}"
-    cache.add(bucket, 0, timeout=window * 2)
-    if cache.incr(bucket) > limit:
-        raise ChatRateLimited(
-            f"At most {limit} chat lines per {window} seconds.", retry_after_s=window
-        )
 
     def body(ctx: Ctx) -> dict[str, Any]:
-        seat = (
-            Seat.objects.filter(table=ctx.table, player_id=player_id)
-            .select_related("player")
-            .first()
-        )
-        from django.contrib.auth import get_user_model
-
+        # Counted here, after the envelope found no stored result for this key, so a
+        # retried line gets its original answer instead of eating the allowance.
+        bucket = f"chat:{table_id}:{player_id}:{int(time.time() // window)}"
+        cache.add(bucket, 0, timeout=window * 2)
+        if cache.incr(bucket) > limit:
+            raise ChatRateLimited(
+                f"At most {limit} chat lines per {window} seconds.", retry_after_s=window
+            )
+        seat = Seat.objects.filter(table=ctx.table, player_id=player_id).first()
         name = get_user_model().objects.get(pk=player_id).get_username()
         _table_event(ctx, "ChatPosted", {"seat": seat.number if seat else None, "player_id": player_id,
                                          "player": name, "text": clean})  # fmt: skip

@@ -162,6 +162,7 @@ def test_sit_state_and_act_heads_up(auth_client, table, player):
         "type": "RaisedTo",
         "version": 1,
         "player": 1,
+        "seat": mine["you"]["seat"],
         "amount": 300,
     }
     assert response.json()["version"] == mine["version"] + 1
