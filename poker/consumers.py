@@ -20,14 +20,11 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import connection, transaction
 
 from core.broadcast import table_group
 from core.errors import DomainError, NotFound
@@ -67,27 +64,14 @@ class AlreadyAuthenticated(DomainError):
 # --- database calls (sync, run in Channels' DB thread) ----------------------------------------
 
 
-@contextmanager
-def _one_snapshot() -> Iterator[None]:
-    """A read-only transaction that sees ONE database snapshot. The selectors run several
-    queries; under autocommit a commit landing in between could pair a version with
-    content of another version (or make ``updates_since`` count rows of two moments)."""
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        yield
-
-
 def _consistent_view(table_id: int, viewer_id: int | None) -> dict[str, Any]:
-    """``table_view`` whose version matches its content."""
-    with _one_snapshot():
-        return selectors.table_view(table_id=table_id, viewer_id=viewer_id)
+    """``table_view`` (it reads one snapshot itself)."""
+    return selectors.table_view(table_id=table_id, viewer_id=viewer_id)
 
 
 def _consistent_updates_since(*, table_id: int, from_version: int) -> list[dict[str, Any]] | None:
     """``updates_since`` read from one snapshot."""
-    with _one_snapshot():
+    with selectors.one_snapshot():
         return selectors.updates_since(table_id=table_id, from_version=from_version)
 
 

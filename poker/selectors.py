@@ -7,8 +7,11 @@ player's hole cards only once that player showed them (a ``CardsShown`` event); 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from django.db import connection, transaction
 from django.db.models import Avg, Count
 
 from core.errors import NotFound
@@ -66,8 +69,30 @@ def lobby() -> list[dict[str, Any]]:
     ]
 
 
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """Runs several reads against ONE database snapshot (a read-only repeatable-read
+    transaction on PostgreSQL), so a commit landing between them cannot pair a table
+    version with the content of another version. Inside a caller's transaction the
+    caller's own view is used as it is."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
 def table_view(*, table_id: int, viewer_id: int | None) -> dict[str, Any]:
-    """The viewer's private view of a table: public state + their own cards and options."""
+    """The viewer's private view of a table: public state + their own cards and options,
+    read from one snapshot so its version matches its content."""
+    with one_snapshot():
+        return _table_view(table_id, viewer_id)
+
+
+def _table_view(table_id: int, viewer_id: int | None) -> dict[str, Any]:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
