@@ -51,6 +51,8 @@ class Table(models.Model):
     current_hand = models.OneToOneField(
         "Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    #: The creator's idempotency key (``<user id>:<key>``): creating twice gives one table.
+    creation_key = models.CharField(max_length=160, null=True, blank=True, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -453,8 +453,11 @@ def _in_current_hand(ctx: Ctx, player_id: int) -> int | None:
 def table_create(*, name: str, variant: str, small_blind: int, big_blind: int, min_buy_in: int,
                  max_buy_in: int, max_seats: int = 6, ante: int = 0, currency: str = "CHIPS",
                  rake_bps: int = 0, rake_cap: int = 0, action_seconds: int = 30,
-                 big_blind_ante: bool = False, button_blind: int = 0) -> Table:  # fmt: skip
-    """Creates a table after checking its stakes make sense."""
+                 big_blind_ante: bool = False, button_blind: int = 0,
+                 key: str | None = None) -> Table:  # fmt: skip
+    """Creates a table after checking its stakes make sense. With a ``key`` (the creator's
+    idempotency key), the same key again returns the same table; with other settings it
+    is refused (``idempotency_key_reused``)."""
     if variant not in Variant.values:
         raise InvalidRequest(f"Unknown variant {variant!r}.", code="invalid_variant")
     for label, value in (
@@ -479,13 +482,22 @@ def table_create(*, name: str, variant: str, small_blind: int, big_blind: int, m
         )
     if not 0 <= rake_bps <= 10_000:
         raise InvalidRequest("Rake is 0 to 10000 basis points.", code="invalid_rake")
-    with transaction.atomic(durable=True):
-        return Table.objects.create(
-            name=name, variant=variant, small_blind=small_blind, big_blind=big_blind, ante=ante,
-            max_seats=max_seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, currency=currency,
-            rake_bps=rake_bps, rake_cap=rake_cap, action_seconds=action_seconds,
-            big_blind_ante=big_blind_ante, button_blind=button_blind,
-        )  # fmt: skip
+    fields = dict(
+        name=name, variant=variant, small_blind=small_blind, big_blind=big_blind, ante=ante,
+        max_seats=max_seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, currency=currency,
+        rake_bps=rake_bps, rake_cap=rake_cap, action_seconds=action_seconds,
+        big_blind_ante=big_blind_ante, button_blind=button_blind,
+    )  # fmt: skip
+    try:
+        with transaction.atomic(durable=True):
+            return Table.objects.create(**fields, creation_key=key)
+    except IntegrityError:
+        existing = Table.objects.filter(creation_key=key).first() if key else None
+        if existing is None:
+            raise
+        if any(getattr(existing, field) != value for field, value in fields.items()):
+            raise KeyReused(f"Key {key!r} already created a different table.", key=key) from None
+        return existing
 
 
 def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = None, key: str,

@@ -210,9 +210,9 @@ class TableListView(APIView):
     )
     def post(self, request: Request) -> Response:
         """Creates a table from strictly validated stakes (the service checks they make sense)."""
-        idempotency_key(request)
+        key = f"{_user_id(request)}:{idempotency_key(request)}"
         data = _valid(s.TableCreateSerializer, request.data)
-        table = services.table_create(**data)
+        table = services.table_create(**data, key=key)
         return Response(selectors.table_public(table), status=status.HTTP_201_CREATED)
 
 
