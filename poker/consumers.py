@@ -20,6 +20,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -35,6 +36,9 @@ from poker import selectors, services
 from poker.ws_protocol import MAX_KEY_LENGTH, Frame, ProtocolError, error_frame, parse_frame
 
 logger = logging.getLogger(__name__)
+
+#: Frames a connection may send: a burst of this many, refilled over this many seconds.
+FRAME_RATE = (40, 5.0)
 
 #: Close codes (4000-4999 are the application's).
 CLOSE_UNAUTHORIZED = 4401
@@ -317,6 +321,15 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # --- client -> server --------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self._frame_allowed():
+            await self._send_json(
+                error_frame(
+                    "rate_limited",
+                    f"At most {FRAME_RATE[0]} frames per {FRAME_RATE[1]:g} s; slow down.",
+                    {"retry_after_s": FRAME_RATE[1]},
+                )
+            )
+            return
         try:
             frame = parse_frame(text_data, bytes_data)
         except ProtocolError as error:
@@ -336,6 +349,17 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             if frame.key is not None:
                 body["key"] = frame.key
             await self._send_json(body)
+
+    def _frame_allowed(self) -> bool:
+        """A token bucket per connection: a flood of frames (resyncs asking for snapshots,
+        pings) cannot monopolise the process; refused frames do nothing."""
+        capacity, per_seconds = FRAME_RATE
+        now = time.monotonic()
+        tokens, last = getattr(self, "_bucket", (float(capacity), now))
+        tokens = min(float(capacity), tokens + (now - last) * capacity / per_seconds)
+        allowed = tokens >= 1.0
+        self._bucket = (tokens - 1.0 if allowed else tokens, now)
+        return allowed
 
     def _player(self) -> int:
         if self.user_id is None:

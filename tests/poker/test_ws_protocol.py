@@ -4,6 +4,7 @@ chat and malformed frames."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from collections.abc import Callable
@@ -546,4 +547,24 @@ async def test_session_cookie_authenticates_the_web_pages():
     ws = WS(table_id, headers=[(b"cookie", cookie.encode())])
     snapshot = await ws.connect()
     assert snapshot["view"]["you"]["seat"] == 1
+    await ws.close()
+
+
+async def test_a_frame_flood_is_rate_limited_and_the_connection_recovers():
+    from poker.consumers import FRAME_RATE
+
+    table_id, players = await seated_table(2)
+    ws = WS(table_id, players[0][1])
+    await ws.connect()
+    await ws.drain()
+    burst = FRAME_RATE[0] + 20
+    for i in range(burst):
+        await ws.send(type="ping", key=f"f{i}")
+    replies = [await ws.recv() for _ in range(burst)]
+    limited = [r for r in replies if r.get("code") == "rate_limited"]
+    assert len(limited) >= 15
+    assert all(r["type"] in ("pong", "error") for r in replies)
+    await asyncio.sleep(FRAME_RATE[1] / FRAME_RATE[0] * 3)  # a few tokens come back
+    await ws.send(type="ping", key="after")
+    assert await ws.recv() == {"type": "pong", "key": "after"}
     await ws.close()
