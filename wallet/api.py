@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
+from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
@@ -16,6 +21,7 @@ from core.errors import InvalidRequest, NotFound
 from core.idempotency import idempotency_uuid, idempotent
 from ledger.models import Transfer
 from wallet import selectors, services
+from wallet import serializers as s
 from wallet.models import Deposit, Withdrawal
 
 IDEMPOTENCY_PARAMETER = OpenApiParameter(
@@ -26,13 +32,57 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
     description="Client-chosen key (max 255). Same key + same body replays the response.",
 )
 
-MoneyRequest = inline_serializer(
-    "MoneyRequest",
-    {
-        "amount": serializers.IntegerField(help_text="Integer minor units"),
-        "currency": serializers.CharField(),
-        "gateway": serializers.CharField(required=False),
-    },
+SIGNATURE_PARAMETER = OpenApiParameter(
+    "X-Signature",
+    str,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="sha256=<hex HMAC-SHA256(gateway secret, raw body)>.",
+)
+
+
+def _error(description: str, *codes: str) -> OpenApiResponse:
+    return OpenApiResponse(
+        response=s.WalletErrorSerializer,
+        description=f"{description} Codes: {', '.join(codes)}.",
+        examples=[
+            OpenApiExample(
+                codes[0],
+                value={"code": codes[0], "message": "A human explanation.", "extra": {}},
+                response_only=True,
+            )
+        ],
+    )
+
+
+E400_IDEMPOTENCY = ("malformed_request", "idempotency_key_required", "idempotency_key_too_long")
+E409_IDEMPOTENCY = _error("The key was used with another body.", "idempotency_key_reused")
+E404_WITHDRAWAL = _error("No such withdrawal.", "withdrawal_not_found")
+
+_UUID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b"
+_CREATED_AT = "2025-01-31T12:00:00+00:00"
+_DEPOSIT_EXAMPLE = {
+    "id": _UUID,
+    "amount": 2500,
+    "currency": "EUR",
+    "gateway": "sandbox",
+    "status": "confirmed",
+    "transfer_id": "8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+    "created_at": _CREATED_AT,
+}
+_WITHDRAWAL_EXAMPLE = {
+    "id": _UUID,
+    "amount": 4000,
+    "currency": "EUR",
+    "gateway": "sandbox",
+    "status": "pending",
+    "hold_transfer_id": "8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+    "resolution_transfer_id": None,
+    "reason": "",
+    "created_at": _CREATED_AT,
+}
+_MONEY_EXAMPLE = OpenApiExample(
+    "25.00 EUR", value={"amount": 2500, "currency": "EUR"}, request_only=True
 )
 
 
@@ -78,13 +128,51 @@ def withdrawal_data(w: Withdrawal) -> dict[str, Any]:
 
 
 class WalletView(APIView):
-    @extend_schema(summary="Balances per currency (available, held)")
+    @extend_schema(
+        summary="Balances per currency (available, held)",
+        responses={200: s.WalletSerializer},
+        examples=[
+            OpenApiExample(
+                "Balances",
+                value={
+                    "balances": [
+                        {"currency": "CHIPS", "balance": 0, "held": 0, "available": 0},
+                        {"currency": "EUR", "balance": 10000, "held": 4000, "available": 6000},
+                    ]
+                },
+                response_only=True,
+            )
+        ],
+    )
     def get(self, request: Request) -> Response:
         return Response({"balances": selectors.wallet_balances(user_id=request.user.pk)})
 
 
 class DepositsView(APIView):
-    @extend_schema(request=MoneyRequest, parameters=[IDEMPOTENCY_PARAMETER], summary="Deposit")
+    @extend_schema(
+        summary="Deposit (sandbox: confirmed at once; webhook gateways: pending until signed)",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=s.MoneyRequestSerializer,
+        responses={
+            201: s.DepositSerializer,
+            400: _error(
+                "Malformed or invalid input.",
+                "invalid_amount",
+                "unknown_currency",
+                "invalid_gateway",
+                *E400_IDEMPOTENCY,
+            ),
+            404: _error("No such gateway.", "unknown_gateway"),
+            409: E409_IDEMPOTENCY,
+            422: _error("Refused.", "currency_not_allowed"),
+        },
+        examples=[
+            _MONEY_EXAMPLE,
+            OpenApiExample(
+                "Confirmed", value=_DEPOSIT_EXAMPLE, response_only=True, status_codes=["201"]
+            ),
+        ],
+    )
     @idempotent
     def post(self, request: Request) -> Response:
         data = _body(request)
@@ -100,7 +188,36 @@ class DepositsView(APIView):
 
 class WithdrawalsView(APIView):
     @extend_schema(
-        request=MoneyRequest, parameters=[IDEMPOTENCY_PARAMETER], summary="Request a withdrawal"
+        summary="Request a withdrawal (the funds are held until staff decide)",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=s.MoneyRequestSerializer,
+        responses={
+            201: s.WithdrawalSerializer,
+            400: _error(
+                "Malformed or invalid input.",
+                "invalid_amount",
+                "unknown_currency",
+                "invalid_gateway",
+                *E400_IDEMPOTENCY,
+            ),
+            404: _error("No such gateway.", "unknown_gateway"),
+            409: E409_IDEMPOTENCY,
+            422: _error(
+                "Refused.",
+                "insufficient_funds",
+                "currency_not_allowed",
+                "withdrawal_below_minimum",
+                "withdrawal_daily_limit",
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "40.00 EUR", value={"amount": 4000, "currency": "EUR"}, request_only=True
+            ),
+            OpenApiExample(
+                "Pending", value=_WITHDRAWAL_EXAMPLE, response_only=True, status_codes=["201"]
+            ),
+        ],
     )
     @idempotent
     def post(self, request: Request) -> Response:
@@ -116,7 +233,15 @@ class WithdrawalsView(APIView):
 
 
 class WithdrawalDetailView(APIView):
-    @extend_schema(summary="One of your withdrawals (staff: any)")
+    @extend_schema(
+        summary="One of your withdrawals (staff: any)",
+        responses={200: s.WithdrawalSerializer, 404: E404_WITHDRAWAL},
+        examples=[
+            OpenApiExample(
+                "Pending", value=_WITHDRAWAL_EXAMPLE, response_only=True, status_codes=["200"]
+            )
+        ],
+    )
     def get(self, request: Request, pk: Any) -> Response:
         withdrawal = Withdrawal.objects.filter(pk=pk).first()
         if withdrawal is None or (
@@ -129,7 +254,30 @@ class WithdrawalDetailView(APIView):
 class WithdrawalApproveView(APIView):
     permission_classes = [IsAdminUser]
 
-    @extend_schema(request=None, parameters=[IDEMPOTENCY_PARAMETER], summary="Staff: approve")
+    @extend_schema(
+        summary="Staff: approve (pays out the held funds)",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=None,
+        responses={
+            200: s.WithdrawalSerializer,
+            400: _error("Malformed request.", *E400_IDEMPOTENCY[1:]),
+            403: _error("Staff only.", "permission_denied"),
+            404: E404_WITHDRAWAL,
+            409: _error("Already decided.", "withdrawal_not_pending", "idempotency_key_reused"),
+        },
+        examples=[
+            OpenApiExample(
+                "Approved",
+                value={
+                    **_WITHDRAWAL_EXAMPLE,
+                    "status": "approved",
+                    "resolution_transfer_id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+                },
+                response_only=True,
+                status_codes=["200"],
+            )
+        ],
+    )
     @idempotent
     def post(self, request: Request, pk: Any) -> Response:
         withdrawal = services.withdrawal_approve(withdrawal_id=pk, staff_user=request.user)
@@ -140,9 +288,30 @@ class WithdrawalRejectView(APIView):
     permission_classes = [IsAdminUser]
 
     @extend_schema(
-        request=inline_serializer("RejectRequest", {"reason": serializers.CharField()}),
-        parameters=[IDEMPOTENCY_PARAMETER],
         summary="Staff: reject (funds released)",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=s.RejectRequestSerializer,
+        responses={
+            200: s.WithdrawalSerializer,
+            400: _error("Malformed or invalid input.", "invalid_reason", *E400_IDEMPOTENCY),
+            403: _error("Staff only.", "permission_denied"),
+            404: E404_WITHDRAWAL,
+            409: _error("Already decided.", "withdrawal_not_pending", "idempotency_key_reused"),
+        },
+        examples=[
+            OpenApiExample("KYC failed", value={"reason": "kyc"}, request_only=True),
+            OpenApiExample(
+                "Rejected",
+                value={
+                    **_WITHDRAWAL_EXAMPLE,
+                    "status": "rejected",
+                    "resolution_transfer_id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+                    "reason": "kyc",
+                },
+                response_only=True,
+                status_codes=["200"],
+            ),
+        ],
     )
     @idempotent
     def post(self, request: Request, pk: Any) -> Response:
@@ -156,7 +325,45 @@ class WithdrawalRejectView(APIView):
 
 
 class TransactionsView(GenericAPIView):  # type: ignore[type-arg]
-    @extend_schema(summary="Your transfers, newest first (paginated: limit, offset)")
+    serializer_class = s.TransactionSerializer  # the schema's shape; rows come from _transaction
+
+    @extend_schema(
+        summary="Your transfers, newest first (paginated: limit, offset)",
+        responses={200: s.TransactionSerializer(many=True)},
+        examples=[
+            OpenApiExample(
+                "A page",
+                value={
+                    "count": 3,
+                    "next": "http://testserver/api/v1/wallet/transactions/?limit=2&offset=2",
+                    "previous": None,
+                    "results": [
+                        {
+                            "id": "8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                            "created_at": _CREATED_AT,
+                            "code": "deposit",
+                            "status": "posted",
+                            "currency": "EUR",
+                            "amount": 111,
+                            "reference": "",
+                            "pending_id": None,
+                        },
+                        {
+                            "id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+                            "created_at": _CREATED_AT,
+                            "code": "withdrawal",
+                            "status": "pending",
+                            "currency": "EUR",
+                            "amount": -300,
+                            "reference": "",
+                            "pending_id": None,
+                        },
+                    ],
+                },
+                response_only=True,
+            )
+        ],
+    )
     def get(self, request: Request) -> Response:
         transfers, own = selectors.wallet_transactions(user_id=request.user.pk)
         page = self.paginate_queryset(transfers)
@@ -181,7 +388,31 @@ class WebhookView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
 
-    @extend_schema(request=None, summary="Payment gateway webhook (HMAC-SHA256 signed)")
+    @extend_schema(
+        summary="Payment gateway webhook (HMAC-SHA256 signed)",
+        parameters=[SIGNATURE_PARAMETER],
+        request=s.WebhookEventSerializer,
+        responses={
+            200: s.WebhookOutcomeSerializer,
+            400: _error("Unreadable event.", "webhook_malformed"),
+            401: _error("Not signed by the gateway.", "invalid_signature", "webhook_stale"),
+            404: _error("No such gateway or deposit.", "unknown_gateway", "deposit_not_found"),
+            422: _error("The event does not match the deposit.", "deposit_mismatch"),
+        },
+        examples=[
+            OpenApiExample(
+                "Deposit succeeded",
+                value={
+                    "id": "evt_1",
+                    "type": "deposit.succeeded",
+                    "created": 1700000000,
+                    "data": {"deposit_id": _UUID, "amount": 700, "currency": "EUR"},
+                },
+                request_only=True,
+            ),
+            OpenApiExample("Processed", value={"status": "processed"}, response_only=True),
+        ],
+    )
     def post(self, request: Request, gateway: str) -> Response:
         outcome = services.deposit_webhook_handle(
             gateway=gateway, body=request.body, headers=request.headers

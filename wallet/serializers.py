@@ -1,0 +1,105 @@
+"""The wallet's request and response shapes, for the OpenAPI schema.
+
+The views build their JSON with the plain functions in ``wallet.api`` (and validate input
+in the services); these serializers describe exactly that JSON so the schema and the
+documentation stay true. Amounts are integer minor units.
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from ledger.models import TransferStatus
+from wallet.models import Deposit, Withdrawal
+
+
+class WalletErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """Every error: ``{"code", "message", "extra"}``."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+    extra = serializers.DictField()
+
+
+class MoneyRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    amount = serializers.IntegerField(min_value=1, help_text="Integer minor units.")
+    currency = serializers.CharField(help_text="One of the configured wallet currencies.")
+    gateway = serializers.CharField(
+        required=False, help_text="Payment gateway name; the configured default when omitted."
+    )
+
+
+class RejectRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    reason = serializers.CharField(
+        required=False, allow_blank=True, help_text="Why (kept with the withdrawal)."
+    )
+
+
+class BalanceSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    currency = serializers.CharField()
+    balance = serializers.IntegerField(help_text="Posted balance.")
+    held = serializers.IntegerField(help_text="Held by pending withdrawals.")
+    available = serializers.IntegerField(help_text="balance - held: what can be spent now.")
+
+
+class WalletSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    balances = BalanceSerializer(many=True, help_text="One row per configured currency.")
+
+
+class DepositSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.UUIDField()
+    amount = serializers.IntegerField()
+    currency = serializers.CharField()
+    gateway = serializers.CharField()
+    status = serializers.ChoiceField(choices=Deposit.Status.choices)
+    transfer_id = serializers.UUIDField(
+        allow_null=True, help_text="The ledger transfer that credited it (once confirmed)."
+    )
+    created_at = serializers.DateTimeField()
+
+
+class WithdrawalSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.UUIDField()
+    amount = serializers.IntegerField()
+    currency = serializers.CharField()
+    gateway = serializers.CharField()
+    status = serializers.ChoiceField(choices=Withdrawal.Status.choices)
+    hold_transfer_id = serializers.UUIDField(help_text="The pending transfer holding the funds.")
+    resolution_transfer_id = serializers.UUIDField(
+        allow_null=True, help_text="The transfer that paid out or released the hold."
+    )
+    reason = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+
+
+class TransactionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.UUIDField()
+    created_at = serializers.DateTimeField()
+    code = serializers.CharField(help_text="What moved the money: deposit, withdrawal, buy_in...")
+    status = serializers.ChoiceField(choices=TransferStatus.choices)
+    currency = serializers.CharField()
+    amount = serializers.IntegerField(help_text="Signed: positive in, negative out.")
+    reference = serializers.CharField(allow_blank=True)
+    pending_id = serializers.UUIDField(
+        allow_null=True, help_text="The hold this transfer resolves, if any."
+    )
+
+
+class WebhookEventDataSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    deposit_id = serializers.UUIDField()
+    amount = serializers.IntegerField()
+    currency = serializers.CharField()
+
+
+class WebhookEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The body of an HMAC-signed gateway event (``wallet.gateways.HmacWebhookGateway``)."""
+
+    id = serializers.CharField(help_text="The gateway's event id (recorded once).")
+    type = serializers.CharField(help_text="deposit.succeeded or deposit.failed.")
+    created = serializers.IntegerField(help_text="Unix time; stale events are refused.")
+    # A field named like Serializer.data: DRF's metaclass moves it into _declared_fields.
+    data = WebhookEventDataSerializer()  # type: ignore[assignment]
+
+
+class WebhookOutcomeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    status = serializers.ChoiceField(choices=["processed", "duplicate", "ignored"])
