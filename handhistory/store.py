@@ -83,6 +83,26 @@ def event_hash(
     return hashlib.sha256((prev_hash + content).encode()).hexdigest()
 
 
+def _row_hash(row: Event) -> str:
+    """The chained hash of an :class:`Event` row, from its content and its ``prev_hash``.
+
+    What ``events_append`` stores in ``hash`` and what ``verify_chain`` recomputes.
+    """
+    return event_hash(
+        prev_hash=row.prev_hash,
+        stream=row.stream,
+        seq=row.seq,
+        type=row.type,
+        version=row.version,
+        payload=row.payload,
+        recorded_at=row.recorded_at,
+        actor_kind=row.actor_kind,
+        actor_id=row.actor_id,
+        client_ip=row.client_ip,
+        device_id=row.device_id,
+    )
+
+
 def stream_head(stream: str) -> tuple[int, str]:
     """(last seq, last hash) of a stream; (0, GENESIS) when empty."""
     last = Event.objects.filter(stream=stream).order_by("-seq").values_list("seq", "hash").first()
@@ -120,8 +140,7 @@ def events_append(
     rows: list[Event] = []
     for new in events:
         seq += 1
-        digest = event_hash(
-            prev_hash=prev,
+        row = Event(
             stream=stream,
             seq=seq,
             type=new.type,
@@ -132,24 +151,10 @@ def events_append(
             actor_id=actor.user_id,
             client_ip=actor.client_ip,
             device_id=actor.device_id,
+            prev_hash=prev,
         )
-        rows.append(
-            Event(
-                stream=stream,
-                seq=seq,
-                type=new.type,
-                version=new.version,
-                payload=new.payload,
-                recorded_at=now,
-                actor_kind=actor.kind,
-                actor_id=actor.user_id,
-                client_ip=actor.client_ip,
-                device_id=actor.device_id,
-                prev_hash=prev,
-                hash=digest,
-            )
-        )
-        prev = digest
+        row.hash = prev = _row_hash(row)
+        rows.append(row)
     try:
         # No savepoint: a conflict aborts the caller's whole transaction anyway, which is
         # what we want (the command failed), and it saves two round trips per append.
@@ -175,20 +180,7 @@ def verify_chain(rows: Iterable[Event]) -> list[str]:
             problems.append(f"{row.stream}: seq {row.seq} where {expected} was expected")
         if row.prev_hash != prev:
             problems.append(f"{row.stream}#{row.seq}: prev_hash does not match the previous event")
-        recomputed = event_hash(
-            prev_hash=row.prev_hash,
-            stream=row.stream,
-            seq=row.seq,
-            type=row.type,
-            version=row.version,
-            payload=row.payload,
-            recorded_at=row.recorded_at,
-            actor_kind=row.actor_kind,
-            actor_id=row.actor_id,
-            client_ip=row.client_ip,
-            device_id=row.device_id,
-        )
-        if recomputed != row.hash:
+        if _row_hash(row) != row.hash:
             problems.append(f"{row.stream}#{row.seq}: content does not match its hash")
         prev, expected = row.hash, row.seq + 1
     return problems
