@@ -415,50 +415,69 @@ def _require_caller_transaction() -> None:
         )
 
 
-def seat_buy_in(
-    *, user_id: int, seat_ref: str, amount: int, currency: str, transfer_id: uuid.UUID
+def _seat_transfer(
+    *,
+    to_seat: bool,
+    code: str,
+    user_id: int,
+    seat_ref: str,
+    amount: int,
+    currency: str,
+    transfer_id: uuid.UUID,
 ) -> TransferRecord:
-    """Player cash -> seat stake. Caller's transaction; idempotent by ``transfer_id``."""
+    """One transfer between a player's cash and a seat's stake, in the caller's transaction.
+
+    Player cash -> seat stake when ``to_seat``, seat stake -> player cash otherwise; posted
+    under ``code``, referencing the seat, idempotent by ``transfer_id``.
+    """
     _require_caller_transaction()
     player = player_account(user_id=user_id, currency=currency)
     seat = seat_account(seat_ref=seat_ref, currency=currency)
+    debit, credit = (player, seat) if to_seat else (seat, player)
     return ledger_post_transfers_in_transaction(
         transfers=[
             TransferRequest(
                 id=transfer_id,
-                debit_account_id=player.pk,
-                credit_account_id=seat.pk,
+                debit_account_id=debit.pk,
+                credit_account_id=credit.pk,
                 amount=amount,
                 currency=currency,
-                code="buy_in",
+                code=code,
                 reference=seat_ref,
                 metadata={"user_id": user_id},
             )
         ]
     ).transfers[0]
+
+
+def seat_buy_in(
+    *, user_id: int, seat_ref: str, amount: int, currency: str, transfer_id: uuid.UUID
+) -> TransferRecord:
+    """Player cash -> seat stake. Caller's transaction; idempotent by ``transfer_id``."""
+    return _seat_transfer(
+        to_seat=True,
+        code="buy_in",
+        user_id=user_id,
+        seat_ref=seat_ref,
+        amount=amount,
+        currency=currency,
+        transfer_id=transfer_id,
+    )
 
 
 def seat_cash_out(
     *, user_id: int, seat_ref: str, amount: int, currency: str, transfer_id: uuid.UUID
 ) -> TransferRecord:
     """Seat stake -> player cash. Caller's transaction; idempotent by ``transfer_id``."""
-    _require_caller_transaction()
-    player = player_account(user_id=user_id, currency=currency)
-    seat = seat_account(seat_ref=seat_ref, currency=currency)
-    return ledger_post_transfers_in_transaction(
-        transfers=[
-            TransferRequest(
-                id=transfer_id,
-                debit_account_id=seat.pk,
-                credit_account_id=player.pk,
-                amount=amount,
-                currency=currency,
-                code="cash_out",
-                reference=seat_ref,
-                metadata={"user_id": user_id},
-            )
-        ]
-    ).transfers[0]
+    return _seat_transfer(
+        to_seat=False,
+        code="cash_out",
+        user_id=user_id,
+        seat_ref=seat_ref,
+        amount=amount,
+        currency=currency,
+        transfer_id=transfer_id,
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
