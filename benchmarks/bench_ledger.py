@@ -21,12 +21,19 @@ import json
 import multiprocessing as mp
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+
+from benchmarks._support import (
+    bench_env,
+    django_setup,
+    drop_database,
+    manage,
+    recreate_database,
+    server_url,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "ledger.json"
@@ -35,66 +42,9 @@ WORKERS = 8
 TARGETS = {"a_random_pairs": 2200.0, "b_hot_accounts": 1500.0}
 
 
-def _server_url() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        raise SystemExit(
-            "bench_ledger needs PostgreSQL: run it through `make bench` or "
-            "scripts/with_services.py (DATABASE_URL=postgres://...)."
-        )
-    return url
-
-
-def _with_db(url: str, name: str) -> str:
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=f"/{name}"))
-
-
-def _recreate_database(url: str) -> str:
-    import psycopg
-
-    with psycopg.connect(_with_db(url, "postgres"), autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {BENCH_DB}")
-    return _with_db(url, BENCH_DB)
-
-
-def _drop_database(url: str) -> None:
-    import psycopg
-
-    with psycopg.connect(_with_db(url, "postgres"), autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
-
-
-def _env(db_url: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(DATABASE_URL=db_url, DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="WARNING")
-    env.setdefault("SECRET_KEY", "bench-only-secret-key-" + "x" * 32)
-    return env
-
-
-def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-
-
-def _django(env: dict[str, str]) -> None:
-    os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-
-
 def _setup_accounts(env: dict[str, str], prefix: str, count: int) -> list[int]:
     """Opens ``count`` accounts funded with 10^12 each; returns their ids."""
-    _django(env)
+    django_setup(env)
     import uuid
 
     from ledger.posting import TransferRequest
@@ -142,7 +92,7 @@ def _worker(
     seconds: float,
     out: Any,
 ) -> None:
-    _django(env)
+    django_setup(env)
     import random
     import uuid
 
@@ -303,11 +253,11 @@ def _baseline(db_url: str, accounts: int, legs: int, seconds: float) -> dict[str
 
 def run(seconds: float = 10.0, json_path: Path | str | None = DEFAULT_JSON) -> dict[str, Any]:
     """Runs the three scenarios and the audit; prints a table; writes JSON."""
-    server = _server_url()
-    db_url = _recreate_database(server)
-    env = _env(db_url)
+    server = server_url()
+    db_url = recreate_database(server, BENCH_DB)
+    env = bench_env(db_url)
     try:
-        migrate = _manage(env, "migrate", "--noinput")
+        migrate = manage(env, "migrate", "--noinput")
         if migrate.returncode != 0:
             raise SystemExit(f"migrate failed:\n{migrate.stderr}")
         ctx = mp.get_context("spawn")
@@ -327,7 +277,7 @@ def run(seconds: float = 10.0, json_path: Path | str | None = DEFAULT_JSON) -> d
                 setup.join()
             print(f"  running {name} ({count} accounts, {legs}/call, {WORKERS} processes)...")
             results[name] = _scenario(env, ids_by_prefix[prefix], legs, seconds)
-        audit = _manage(env, "ledger_audit")
+        audit = manage(env, "ledger_audit")
         baseline = {
             "a_random_pairs": _baseline(db_url, 1000, 1, seconds),
             "b_hot_accounts": _baseline(db_url, 10, 1, seconds),
@@ -361,7 +311,7 @@ def run(seconds: float = 10.0, json_path: Path | str | None = DEFAULT_JSON) -> d
             "c_ten_per_call": results["c_ten_per_call"]["transfers_per_s"] >= 3 * a_rate,
         }
     finally:
-        _drop_database(server)
+        drop_database(server, BENCH_DB)
     print(
         f"{'scenario':<18}{'transfers/s':>14}{'calls/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
     )

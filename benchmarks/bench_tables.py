@@ -21,7 +21,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.bench_ledger import _django, _env, _manage, _server_url, _with_db
+from benchmarks._support import (
+    bench_env,
+    django_setup,
+    drop_database,
+    manage,
+    recreate_database,
+    server_url,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "tables.json"
@@ -30,25 +37,9 @@ TARGET_ACTIONS_PER_S = 1000.0
 TARGET_P99_MS = 50.0
 
 
-def _drop(url: str) -> None:
-    import psycopg
-
-    with psycopg.connect(_with_db(url, "postgres"), autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
-
-
-def _recreate(url: str) -> str:
-    import psycopg
-
-    _drop(url)
-    with psycopg.connect(_with_db(url, "postgres"), autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {BENCH_DB}")
-    return _with_db(url, BENCH_DB)
-
-
 def _setup(env: dict[str, str], tables: int, players: int) -> list[int]:
     """Creates the tables and seats funded bots; returns the table ids."""
-    _django(env)
+    django_setup(env)
     import uuid
 
     from django.contrib.auth import get_user_model
@@ -79,7 +70,7 @@ def _setup(env: dict[str, str], tables: int, players: int) -> list[int]:
 
 
 def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int, out: Any) -> None:
-    _django(env)
+    django_setup(env)
     from django.db import connection
 
     from handhistory.store import Actor
@@ -135,7 +126,7 @@ def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int
 
 
 def _load_costs(env: dict[str, str]) -> dict[str, float]:
-    _django(env)
+    django_setup(env)
     from poker.hands import hand_state
     from poker.models import Hand
 
@@ -157,10 +148,10 @@ def run(
     workers: int = 4,
     json_path: Path | str | None = DEFAULT_JSON,
 ) -> dict[str, Any]:
-    url = _server_url()
-    env = _env(_recreate(url))
+    url = server_url()
+    env = bench_env(recreate_database(url, BENCH_DB))
     try:
-        migrate = _manage(env, "migrate", "--noinput")
+        migrate = manage(env, "migrate", "--noinput")
         if migrate.returncode != 0:
             raise SystemExit(f"migrate failed:\n{migrate.stderr}")
         ctx = mp.get_context("spawn")
@@ -183,10 +174,10 @@ def run(
             p.join()
         with ctx.Pool(1) as pool:
             loads = pool.apply(_load_costs, (env,))
-        verify = _manage(env, "verify_event_store")
-        audit = _manage(env, "ledger_audit")
+        verify = manage(env, "verify_event_store")
+        audit = manage(env, "ledger_audit")
     finally:
-        _drop(url)
+        drop_database(url, BENCH_DB)
     latencies = sorted(x for r in results for x in r["latencies"])
     actions = len(latencies)
     figures = {

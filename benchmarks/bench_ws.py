@@ -37,7 +37,14 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from benchmarks.bench_ledger import _django, _env, _manage, _server_url, _with_db
+from benchmarks._support import (
+    bench_env,
+    django_setup,
+    drop_database,
+    manage,
+    recreate_database,
+    server_url,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "ws.json"
@@ -45,22 +52,6 @@ BENCH_DB = "bench_ws"
 BOTS_PER_TABLE = 6
 #: Extra time beyond --seconds after which every process is killed, whatever happens.
 HARD_DEADLINE_S = 120.0
-
-
-def _drop(url: str) -> None:
-    import psycopg
-
-    with psycopg.connect(_with_db(url, "postgres"), autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB} WITH (FORCE)")
-
-
-def _recreate(url: str) -> str:
-    import psycopg
-
-    _drop(url)
-    with psycopg.connect(_with_db(url, "postgres"), autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {BENCH_DB}")
-    return _with_db(url, BENCH_DB)
 
 
 def _free_port() -> int:
@@ -75,7 +66,7 @@ def _free_port() -> int:
 def _setup(env: dict[str, str], tables: int) -> list[list[str]]:
     """Creates ``tables`` tables of 6 seated, funded bots; returns per table the bots'
     tokens in seat order."""
-    _django(env)
+    django_setup(env)
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
@@ -343,8 +334,8 @@ def run(
 ) -> dict[str, Any]:
     if not os.environ.get("REDIS_URL"):
         raise SystemExit("bench_ws needs Redis: run it through scripts/with_services.py.")
-    url = _server_url()
-    env = _env(_recreate(url))
+    url = server_url()
+    env = bench_env(recreate_database(url, BENCH_DB))
     prefix = f"benchws{uuid.uuid4().hex[:8]}"
     env.update(REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=prefix,
                ALLOWED_HOSTS="127.0.0.1,localhost")  # fmt: skip
@@ -353,7 +344,7 @@ def run(
     procs: list[Any] = []
     setup = None
     try:
-        migrate = _manage(env, "migrate", "--noinput")
+        migrate = manage(env, "migrate", "--noinput")
         if migrate.returncode != 0:
             raise SystemExit(f"migrate failed:\n{migrate.stderr}")
         setup_started = time.perf_counter()
@@ -383,8 +374,8 @@ def run(
             p.join(timeout=10)
         _stop_server(server)
         server = None
-        verify = _manage(env, "verify_event_store")
-        audit = _manage(env, "ledger_audit")
+        verify = manage(env, "verify_event_store")
+        audit = manage(env, "ledger_audit")
     finally:
         for p in [*procs, *([setup] if setup is not None else [])]:
             if p.is_alive():
@@ -392,7 +383,7 @@ def run(
         if server is not None:
             _stop_server(server)
         _flush_prefix(prefix)
-        _drop(url)
+        drop_database(url, BENCH_DB)
     latencies = sorted(x for o in outcomes for x in o["latencies"])
     acks = sorted(x for o in outcomes for x in o["ack_latencies"])
     stats: dict[str, int] = {}
