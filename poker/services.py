@@ -35,6 +35,7 @@ from handhistory.store import (
     events_append,
 )
 from ledger.models import Account
+from ledger.posting import check_amount
 from poker import money
 from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig
@@ -102,8 +103,10 @@ def _run_command(
     None did nothing (e.g. a stale timeout): no version bump, no broadcast, no record."""
     if player_id is not None and not key:
         raise InvalidRequest("Every table command needs a client key.", code="key_required")
-    if key is not None and len(key) > 128:
-        raise InvalidRequest("The client key is longer than 128 characters.", code="invalid_key")
+    if key is not None and (not isinstance(key, str) or len(key) > 128):
+        raise InvalidRequest(
+            "The client key must be a string of 1-128 characters.", code="invalid_key"
+        )
     digest = _request_hash(command, request)
     try:
         with transaction.atomic(durable=True):
@@ -419,13 +422,6 @@ def _cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
 # --- validation helpers -------------------------------------------------------------------------
 
 
-def _amount(value: object, name: str = "amount") -> int:
-    if type(value) is not int or value <= 0 or value >= 2**63:
-        raise InvalidRequest(f"{name} must be a positive integer of minor units, got {value!r}.",
-                             code="invalid_amount", field=name)  # fmt: skip
-    return value
-
-
 def _seat_of(ctx: Ctx, player_id: int) -> Seat:
     seat = (
         Seat.objects.filter(table=ctx.table, player_id=player_id)
@@ -465,7 +461,7 @@ def table_create(*, name: str, variant: str, small_blind: int, big_blind: int, m
         ("min_buy_in", min_buy_in),
         ("max_buy_in", max_buy_in),
     ):
-        _amount(value, label)
+        check_amount(value, name=label)
     for label, value in (("small_blind", small_blind), ("ante", ante), ("rake_cap", rake_cap),
                          ("button_blind", button_blind)):  # fmt: skip
         if type(value) is not int or value < 0:
@@ -508,7 +504,7 @@ def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = N
         table = ctx.table
         if table.status != Table.Status.OPEN:
             raise TableError(f"Table {table.pk} is {table.status}.", code="table_not_open")
-        amount = _amount(buy_in, "buy_in")
+        amount = check_amount(buy_in, name="buy_in")
         if not table.min_buy_in <= amount <= table.max_buy_in:
             raise TableError(
                 f"Buy-in {amount} is outside {table.min_buy_in}..{table.max_buy_in}.",
@@ -612,7 +608,7 @@ def table_top_up(
     """Adds chips from the wallet between hands, up to the table's maximum buy-in."""
 
     def body(ctx: Ctx) -> dict[str, Any]:
-        value = _amount(amount)
+        value = check_amount(amount)
         seat = _seat_of(ctx, player_id)
         if _in_current_hand(ctx, player_id) is not None:
             raise TableError("You cannot add chips during a hand you are in.", code="in_hand")
@@ -643,6 +639,10 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
     """A betting decision by the player whose turn it is."""
 
     def body(ctx: Ctx) -> dict[str, Any]:
+        if version is not None and type(version) is not int:
+            raise InvalidRequest(
+                f"version must be an integer, got {version!r}.", code="invalid_version"
+            )
         if version is not None and version != ctx.table.version:
             raise StaleVersion(
                 f"Your view is at version {version}; the table is at {ctx.table.version}.",

@@ -59,3 +59,59 @@ def test_leave_between_hands_cashes_out(table, player):
     result = table_leave(table_id=t.pk, player_id=a.pk, key=key(), actor=actor_for(a))
     assert result["cashed_out"] == 10_000
     assert not Seat.objects.filter(table=t).exists()
+
+
+def _counts():
+    from handhistory.models import Event
+    from ledger.models import Transfer
+    from poker.models import TableCommand
+
+    return Event.objects.count(), Transfer.objects.count(), TableCommand.objects.count()
+
+
+@pytest.mark.parametrize("bad_version", ["3", 2.0, True, [3]])
+def test_a_version_that_is_not_an_integer_is_a_typed_error_and_changes_nothing(
+    table, player, bad_version
+):
+    from core.errors import InvalidRequest
+
+    t = table()
+    a, b = player(), player()
+    _sit(t, a, seat=1)
+    _sit(t, b, seat=2)
+    t.refresh_from_db()
+    first = a if t.button_seat == 1 else b
+    before = _counts()
+    with pytest.raises(InvalidRequest) as err:
+        table_act(table_id=t.pk, player_id=first.pk, action="call", version=bad_version, key=key(),
+                  actor=actor_for(first))  # fmt: skip
+    assert err.value.code == "invalid_version"
+    assert _counts() == before
+
+
+@pytest.mark.parametrize("bad_key", [123, "k" * 129, ["k"]])
+def test_a_client_key_that_is_not_a_short_string_is_a_typed_error(table, player, bad_key):
+    from core.errors import InvalidRequest
+
+    t = table()
+    a = player()
+    before = _counts()
+    with pytest.raises(InvalidRequest) as err:
+        table_sit(table_id=t.pk, player_id=a.pk, buy_in=5_000, key=bad_key, actor=actor_for(a))
+    assert err.value.code == "invalid_key"
+    assert _counts() == before
+
+
+@pytest.mark.parametrize("bad", [0, -5, 5_000.0, "5000", True, 2**63])
+def test_a_buy_in_that_is_not_a_positive_integer_is_refused_before_any_money_moves(
+    table, player, bad
+):
+    from ledger.errors import InvalidTransfer
+
+    t = table()
+    a = player()
+    before = _counts()
+    with pytest.raises(InvalidTransfer) as err:
+        table_sit(table_id=t.pk, player_id=a.pk, buy_in=bad, key=key(), actor=actor_for(a))
+    assert err.value.code == "invalid_amount"
+    assert _counts() == before
