@@ -12,7 +12,8 @@ command can never move money twice.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import TypeVar
 
 from ledger.models import Account, AccountKind
 from wallet.services import (
@@ -25,6 +26,8 @@ from wallet.services import (
     seat_buy_in,
     seat_cash_out,
 )
+
+K = TypeVar("K", bound=Hashable)
 
 _NAMESPACE = uuid.UUID("6f1d8a52-3c1e-4d0a-9a57-7c6b1f0e2b11")
 
@@ -78,26 +81,24 @@ def cash_out(*, table_id: int, player_id: int, amount: int, currency: str, key: 
     )
 
 
-def settlement_legs(
-    deltas: Sequence[tuple[int, int]], rake: int, house_account_id: int
-) -> list[tuple[int, int, int]]:
-    """Linked legs (debit account, credit account, amount) settling a hand.
+def settlement_legs(deltas: Sequence[tuple[K, int]], rake: int, house: K) -> list[tuple[K, K, int]]:
+    """Linked legs (payer, receiver, amount) settling a hand.
 
-    ``deltas`` are (seat stake account id, final - starting stack); they sum to ``-rake``.
-    Losers pay winners and then the house, in a fixed order, so the legs are a pure
-    function of the hand's result (replayable, idempotent, and checkable by
-    ``manage.py verify_event_store``).
+    ``deltas`` are (seat key, final - starting stack) and sum to ``-rake``; a key is any
+    name of a seat stake (its account id, its seat ref). Losers pay winners and then the
+    ``house``, in a fixed order, so the legs are a pure function of the hand's result:
+    replayable, idempotent, and checkable by ``manage.py verify_event_store``.
 
     >>> settlement_legs([(1, -150), (2, 140), (3, 0)], 10, 99)
     [(1, 2, 140), (1, 99, 10)]
     """
     if sum(d for _, d in deltas) != -rake:
         raise ValueError(f"deltas {deltas} do not balance with rake {rake}")
-    payers = [[acc, -d] for acc, d in deltas if d < 0]
-    receivers = [[acc, d] for acc, d in deltas if d > 0]
+    payers = [[key, -d] for key, d in deltas if d < 0]
+    receivers = [[key, d] for key, d in deltas if d > 0]
     if rake:
-        receivers.append([house_account_id, rake])
-    legs: list[tuple[int, int, int]] = []
+        receivers.append([house, rake])
+    legs: list[tuple[K, K, int]] = []
     i = j = 0
     while i < len(payers) and j < len(receivers):
         amount = min(payers[i][1], receivers[j][1])
@@ -111,31 +112,29 @@ def settlement_legs(
     return legs
 
 
+_HOUSE = "house"
+
+
 def settle_hand(
     *, hand_id: int, table_id: int, currency: str, results: Sequence[tuple[int, int]], rake: int
-) -> list[tuple[int, int, int]]:
+) -> None:
     """Posts the hand's settlement as one linked, all-or-nothing posting inside the
-    caller's transaction; ``results`` are (player id, final - starting stack)."""
-    accounts = {
-        pid: seat_stake_account(table_id=table_id, player_id=pid, currency=currency)
-        for pid, _ in results
-    }
-    ref_of = {acc.pk: seat_ref(table_id=table_id, player_id=pid) for pid, acc in accounts.items()}
-    house = house_rake_account(currency=currency)
-    legs = settlement_legs([(accounts[pid].pk, d) for pid, d in results], rake, house.pk)
+    caller's transaction; ``results`` are (player id, final - starting stack). Legs are
+    named by seat ref: the wallet resolves each account once."""
+    refs = [(seat_ref(table_id=table_id, player_id=pid), d) for pid, d in results]
+    legs = settlement_legs(refs, rake, _HOUSE)
     if legs:
         hand_settle(
             hand_ref=f"hand:{hand_id}",
             currency=currency,
             payments=[
-                SeatPayment(from_seat_ref=ref_of[debit], to_seat_ref=ref_of[credit], amount=amount)
-                for debit, credit, amount in legs
-                if credit != house.pk
+                SeatPayment(from_seat_ref=payer, to_seat_ref=receiver, amount=amount)
+                for payer, receiver, amount in legs
+                if receiver != _HOUSE
             ],
             rake=[
-                RakeCharge(seat_ref=ref_of[debit], amount=amount)
-                for debit, credit, amount in legs
-                if credit == house.pk
+                RakeCharge(seat_ref=payer, amount=amount)
+                for payer, receiver, amount in legs
+                if receiver == _HOUSE
             ],
         )
-    return legs
