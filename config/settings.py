@@ -113,7 +113,17 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        DATABASES["default"].setdefault("OPTIONS", {})
+        # Django turns psycopg's prepared statements off (threshold None), which also
+        # makes the ``prepare=True`` of the ledger's hot path a silent no-op. Django's own
+        # cursors bind client-side and never prepare, so this enables preparation only
+        # where a hot path asks for it, and plans those statements once (generic plans:
+        # the posting statement works on arrays whose sizes the planner should not
+        # re-plan for at every call). Set DB_PREPARED_STATEMENTS=0 behind a
+        # transaction-pooling proxy that cannot carry prepared statements.
+        options = DATABASES["default"].setdefault("OPTIONS", {})
+        if os.environ.get("DB_PREPARED_STATEMENTS", "1") != "0":
+            options.setdefault("prepare_threshold", 5)
+            options.setdefault("options", "-c plan_cache_mode=force_generic_plan")
         DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_DATABASE_NAME") or None}
 else:
     EMBEDDED_DB_PATH.parent.mkdir(parents=True, exist_ok=True)

@@ -7,22 +7,20 @@ A *posting* is a list of legs applied atomically (all or none, "linked" legs):
 * ``PendingResolution`` -- posts (all or part; the rest is released) or voids a hold by
   inserting a NEW transfer that references it. The pending row itself never changes.
 
-The hot path is three statements (PostgreSQL, READ COMMITTED):
+On PostgreSQL a posting is ONE statement (``_checked_write``): lock the accounts in
+ascending id order (``SELECT ... ORDER BY id FOR UPDATE``, so two postings never
+deadlock), check every rule on the locked rows, update every balance or none, insert the
+transfers. In autocommit mode (``post_durable``) that statement is the whole
+transaction: one round trip. The database also refuses an overdraft on its own (CHECK
+``ledger_account_no_overdraft``).
 
-1. ``SELECT ... FROM ledger_account WHERE id IN (...) ORDER BY id FOR UPDATE`` -- every
-   involved account, locked in ascending id order so two postings never deadlock;
-2. ``UPDATE ledger_account SET balance = balance + CASE ..., held = ..., version =
-   version + 1 WHERE id IN (...) AND NOT EXISTS (transfer with one of our ids)`` -- the
-   guard runs after the locks were granted, so it sees whatever a competing posting of
-   the same ids committed; zero rows updated means "replay, conflict or already resolved";
-3. one multi-row ``INSERT`` of the transfers (ordered by id, so two racing batches that
-   share ids cannot deadlock on the primary key either).
-
-Overdraft is checked here in Python (to raise a typed ``InsufficientFunds``) and again by
-the database (CHECK constraint ``ledger_account_no_overdraft``). Idempotency: a transfer
-id posted again with the same content returns the original transfers (``replayed=True``);
-with different content it is a ``TransferConflict``. A unique violation on insert (two
-different postings racing on the same new id) is resolved the same way by re-reading.
+When the statement writes nothing -- a refusal, a replay, a hold already resolved -- the
+careful path runs: lock the rows, check them in Python to raise the typed error
+(``InsufficientFunds``, ``CurrencyMismatch``...), write with the same statement, or find
+the stored transfers. Idempotency: a transfer id posted again with the same content
+returns the original transfers (``replayed=True``); with different content it is a
+``TransferConflict``. A unique violation on insert (two postings racing on the same new
+id) is resolved the same way, by re-reading.
 
 Transaction contract: ``post_legs`` itself must run inside ``transaction.atomic``; use
 ``post_durable`` (its own, outermost transaction) or ``post_in_caller_transaction``
@@ -431,61 +429,117 @@ def _lock_accounts(account_ids: list[int]) -> dict[int, tuple[Any, ...]]:
         }
 
 
-def _update_sql(deltas: dict[int, list[int]], legs: list[_Leg]) -> tuple[str, list[Any]]:
-    """The balance UPDATE, guarded: it changes nothing if one of our transfer ids (or a
-    resolution of one of our holds) already exists.
-
-    On PostgreSQL the WHERE clause opens the ``ledger.posting`` window (a transaction-local
-    setting the account trigger requires for money changes) and RETURNING closes it, so
-    it is open only while this statement updates rows.
-    """
-    # Every involved account is touched (its version counts the postings it took part
-    # in), also when its deltas net to zero: the guard must run in any case.
-    changed = sorted(deltas)
-    case = " ".join(["WHEN %s THEN %s"] * len(changed))
-    params: list[Any] = []
-    for account_id in changed:
-        params += [account_id, deltas[account_id][0]]
-    for account_id in changed:
-        params += [account_id, deltas[account_id][1]]
-    params += changed
-    ids = [_db_uuid(leg.id) for leg in legs]
-    pending_ids = [_db_uuid(leg.pending_id) for leg in legs if leg.pending_id is not None]
-    guard = f"id IN ({', '.join(['%s'] * len(ids))})"
-    guard += f" OR pending_id IN ({', '.join(['%s'] * len(pending_ids))})" if pending_ids else ""
-    params += ids + pending_ids
-    postgres = connection.vendor == "postgresql"
-    window = " AND set_config('ledger.posting', 'on', true) = 'on'" if postgres else ""
-    returning = " RETURNING set_config('ledger.posting', 'off', true)" if postgres else ""
-    # Only placeholders are interpolated; every value is a parameter.
-    sql = (
-        f"UPDATE ledger_account SET balance = balance + CASE id {case} END, "  # noqa: S608
-        f"held = held + CASE id {case} END, version = version + 1 "
-        f"WHERE id IN ({', '.join(['%s'] * len(changed))}) "
-        f"AND NOT EXISTS (SELECT 1 FROM ledger_transfer WHERE {guard}){window}{returning}"
-    )
-    return sql, params
-
-
-def _db_uuid(value: uuid.UUID | None) -> Any:
-    return Transfer._meta.pk.get_db_prep_value(value, connection)
+def _expected_currencies(legs: list[_Leg]) -> dict[int, str] | None:
+    """The currency every involved account must hold, or None when one account is named
+    in two currencies (a certain refusal: the careful path words it)."""
+    expected: dict[int, str] = {}
+    for leg in legs:
+        involved = (leg.debit,) if leg.status == TransferStatus.VOIDED else (leg.debit, leg.credit)
+        for account_id in involved:
+            if expected.setdefault(account_id, leg.currency) != leg.currency:
+                return None
+    return expected
 
 
 _COLUMNS = (
     "id, debit_account_id, credit_account_id, amount, currency, code, status, pending_id, "
     "reference, metadata, created_at"
 )
-#: PostgreSQL: typed placeholders, so a VALUES list is typed even when a column is all NULL.
-_ROW = {
-    "postgresql": "(%s::uuid, %s::bigint, %s::bigint, %s::bigint, %s::varchar, %s::varchar, "
-    "%s::varchar, %s::uuid, %s::varchar, %s::jsonb, %s::timestamptz)",
-    "sqlite": "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-}
+#: PostgreSQL: the whole posting as ONE statement over arrays, so its text -- and its
+#: prepared plan -- is the same for every posting (see ``_checked_write``).
+_CHECKED_WRITE = f"""
+WITH d AS (
+    SELECT * FROM unnest(%(accounts)s::bigint[], %(balance)s::numeric[], %(held)s::numeric[],
+                         %(currencies)s::varchar[]) AS d (id, dbal, dheld, cur)
+), locked AS (
+    SELECT l.fine FROM d CROSS JOIN LATERAL (
+        SELECT NOT closed AND currency = d.cur
+               AND balance + d.dbal BETWEEN {MIN_BALANCE} AND {MAX_AMOUNT}
+               AND held + d.dheld BETWEEN 0 AND {MAX_AMOUNT}
+               AND NOT (must_not_overdraw AND balance + d.dbal < held + d.dheld
+                        AND d.dbal < d.dheld) AS fine
+        FROM ledger_account WHERE id = d.id FOR UPDATE
+    ) AS l
+), ok AS (
+    SELECT count(*) = %(n_accounts)s AND coalesce(bool_and(fine), false) AS verdict FROM locked
+), moved AS (
+    UPDATE ledger_account a
+    SET balance = a.balance + d.dbal, held = a.held + d.dheld, version = a.version + 1
+    FROM d
+    WHERE a.id = ANY(%(accounts)s::bigint[]) AND a.id = d.id
+      AND (SELECT verdict FROM ok)
+      AND set_config('ledger.posting', 'on', true) = 'on'
+    RETURNING set_config('ledger.posting', 'off', true)
+)
+INSERT INTO ledger_transfer ({_COLUMNS})
+SELECT t.id, t.debit, t.credit, t.amount, t.currency, t.code, t.status, t.pending_id,
+       t.reference, t.metadata::jsonb, %(now)s::timestamptz
+FROM unnest(%(ids)s::uuid[], %(debits)s::bigint[], %(credits)s::bigint[],
+            %(amounts)s::bigint[], %(leg_currencies)s::varchar[], %(codes)s::varchar[],
+            %(statuses)s::varchar[], %(leg_pending_ids)s::uuid[], %(references)s::varchar[],
+            %(metadata)s::text[])
+     AS t (id, debit, credit, amount, currency, code, status, pending_id, reference, metadata)
+WHERE (SELECT count(*) FROM moved) = %(n_accounts)s
+"""  # noqa: S608 - only constants are interpolated; values are parameters
+
+
+def _checked_write(
+    deltas: dict[int, list[int]], legs: list[_Leg], currencies: dict[int, str], now: datetime
+) -> bool:
+    """PostgreSQL: writes the whole posting with ONE statement (one round trip; in
+    autocommit mode its own transaction); False when an account refused it.
+
+    * ``locked`` locks each account by its primary key, in ascending id order: the
+      account array is sorted and a lateral subquery with ``FOR UPDATE`` locks one row
+      per element, in turn -- so two postings never deadlock. It also judges each row by
+      the rules of ``_check_accounts`` (open, the leg's currency, no overdraft, inside 64
+      bits; in numeric arithmetic, so nothing overflows);
+    * ``ok``: every account found and fine. It is an InitPlan of the update, so every
+      lock is taken before the first row changes;
+    * ``moved`` updates every account or none (the verdict is the same for all). Its
+      WHERE clause opens the ``ledger.posting`` window the account trigger requires and
+      RETURNING closes it;
+    * the transfers are inserted only if every account moved, ordered by id (racing
+      batches sharing ids cannot deadlock on the primary key).
+
+    Idempotency needs no look-up here: a transfer id already stored (or a second
+    resolution of a hold, ``ledger_transfer_resolved_once``) fails the INSERT on its
+    unique index, which undoes the whole statement; the callers then re-read
+    (``_replay_or_raise``). The statement's text is the same for every posting, so it is
+    parsed and planned once per connection.
+    """
+    accounts = sorted(deltas)
+    ordered = sorted(legs, key=lambda x: x.id)
+    params = {
+        "accounts": accounts,
+        "balance": [deltas[a][0] for a in accounts],
+        "held": [deltas[a][1] for a in accounts],
+        "currencies": [currencies[a] for a in accounts],
+        "n_accounts": len(accounts),
+        "ids": [leg.id for leg in ordered],
+        "debits": [leg.debit for leg in ordered],
+        "credits": [leg.credit for leg in ordered],
+        "amounts": [leg.amount for leg in ordered],
+        "leg_currencies": [leg.currency for leg in ordered],
+        "codes": [leg.code for leg in ordered],
+        "statuses": [leg.status for leg in ordered],
+        "leg_pending_ids": [leg.pending_id for leg in ordered],
+        "references": [leg.reference for leg in ordered],
+        "metadata": [json.dumps(leg.metadata) for leg in ordered],
+        "now": now,
+    }
+    with connection.wrap_database_errors, _cursor() as cursor:
+        cursor.execute(_CHECKED_WRITE, params, prepare=True)
+        inserted: int = cursor.rowcount
+        return inserted == len(legs)
+
+
+def _marks(count: int) -> str:
+    return ", ".join(["%s"] * count)
 
 
 def _insert_rows(legs: list[_Leg], now: datetime) -> tuple[str, list[Any]]:
-    """``VALUES`` rows of the transfers, ordered by id (no deadlock between racing batches
-    that share ids)."""
+    """SQLite: ``VALUES`` rows of the transfers, ordered by id."""
     params: list[Any] = []
     created_at = connection.ops.adapt_datetimefield_value(now)
     for leg in sorted(legs, key=lambda x: x.id):
@@ -502,30 +556,54 @@ def _insert_rows(legs: list[_Leg], now: datetime) -> tuple[str, list[Any]]:
             connection.ops.adapt_json_value(leg.metadata, None),
             created_at,
         ]
-    return ", ".join([_ROW[connection.vendor]] * len(legs)), params
+    row = "(" + ", ".join(["%s"] * len(_COLUMNS.split(","))) + ")"
+    return ", ".join([row] * len(legs)), params
+
+
+def _db_uuid(value: uuid.UUID | None) -> Any:
+    return Transfer._meta.pk.get_db_prep_value(value, connection)
 
 
 def _write(deltas: dict[int, list[int]], legs: list[_Leg], now: datetime) -> bool:
-    """Applies the deltas and inserts the transfers; False (nothing written) if the guard
+    """Applies the deltas and inserts the transfers; False when nothing was written: an
+    account refused (PostgreSQL re-checks every rule on the locked rows) or the guard
     found one of our ids already stored.
 
-    PostgreSQL: ONE statement (the UPDATE as a data-modifying CTE, the INSERT conditioned
-    on it having updated every account): one round trip less while the locks are held.
-    SQLite: the same two statements in turn.
+    PostgreSQL: the one checked statement (``_checked_write``). SQLite (one writer at a
+    time, ``BEGIN IMMEDIATE``; the accounts were checked by the caller): the balance
+    UPDATE, guarded, then the INSERT.
     """
-    update, update_params = _update_sql(deltas, legs)
+    if connection.vendor == "postgresql":
+        currencies = _expected_currencies(legs)
+        if currencies is None:
+            return False
+        return _checked_write(deltas, legs, currencies, now)
+    return _write_sqlite(deltas, legs, now)
+
+
+def _write_sqlite(deltas: dict[int, list[int]], legs: list[_Leg], now: datetime) -> bool:
+    changed = sorted(deltas)
+    params: list[Any] = []
+    for column in (0, 1):
+        for account_id in changed:
+            params += [account_id, deltas[account_id][column]]
+    params += changed
+    ids = [_db_uuid(leg.id) for leg in legs]
+    pending_ids = [_db_uuid(leg.pending_id) for leg in legs if leg.pending_id is not None]
+    params += ids + pending_ids
+    guard = f"id IN ({_marks(len(ids))})"
+    guard += f" OR pending_id IN ({_marks(len(pending_ids))})" if pending_ids else ""
+    case = " ".join(["WHEN %s THEN %s"] * len(changed))
     rows, row_params = _insert_rows(legs, now)
-    with connection.wrap_database_errors, _cursor() as cursor:
-        if connection.vendor == "postgresql":
-            sql = (
-                f"WITH moved AS ({update}) INSERT INTO ledger_transfer ({_COLUMNS}) "  # noqa: S608
-                f"SELECT * FROM (VALUES {rows}) AS v WHERE (SELECT count(*) FROM moved) = %s"
-            )
-            cursor.execute(sql, [*update_params, *row_params, len(deltas)], **_prepared())
-            inserted: int = cursor.rowcount
-            return inserted == len(legs)
-        cursor.execute(update, update_params)
-        if cursor.rowcount != len(deltas):
+    with connection.wrap_database_errors, connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE ledger_account SET balance = balance + CASE id {case} END, "  # noqa: S608
+            f"held = held + CASE id {case} END, version = version + 1 "
+            f"WHERE id IN ({_marks(len(changed))}) "
+            f"AND NOT EXISTS (SELECT 1 FROM ledger_transfer WHERE {guard})",
+            params,
+        )
+        if cursor.rowcount != len(changed):
             return False
         cursor.execute(f"INSERT INTO ledger_transfer ({_COLUMNS}) VALUES {rows}", row_params)  # noqa: S608
         return True
@@ -598,24 +676,7 @@ def _content(t: Transfer) -> tuple[Any, ...]:
 # --- the core and its two transaction wrappers ---------------------------------------
 
 
-def post_legs(requests: Sequence[LegRequest]) -> Posting:
-    """Applies a posting inside the current transaction (see the module docstring)."""
-    if not connection.in_atomic_block:
-        raise TransactionRequired("post_legs runs inside transaction.atomic().")
-    legs = _normalise(requests)
-    deltas = _effects(legs)
-    rows = _lock_accounts(sorted(deltas))
-    try:
-        _check_accounts(legs, deltas, rows)
-    except LedgerError as refusal:
-        # A replay of a transfer that has since been spent, or whose account was closed,
-        # still returns the original: idempotency is decided before anything else.
-        return _replay_or_raise(legs, refusal)
-    now = timezone.now()
-    if not _write(deltas, legs, now):
-        return _replay_or_raise(
-            legs, HoldAlreadyResolved("a pending transfer of this posting was resolved.")
-        )
+def _posted(legs: list[_Leg], now: datetime) -> Posting:
     return Posting(
         transfers=tuple(
             TransferRecord(
@@ -637,14 +698,64 @@ def post_legs(requests: Sequence[LegRequest]) -> Posting:
     )
 
 
+def _post_at_once(legs: list[_Leg]) -> Posting | None:
+    """PostgreSQL's fast path: the one checked statement, nothing before it. None when it
+    wrote nothing (a refusal, a replay or a resolved hold: ``_post_careful`` decides)."""
+    if connection.vendor != "postgresql":
+        return None
+    now = timezone.now()
+    return _posted(legs, now) if _write(_effects(legs), legs, now) else None
+
+
+def _post_careful(legs: list[_Leg]) -> Posting:
+    """Lock, check in Python (typed refusals), write; or recognise a replay."""
+    deltas = _effects(legs)
+    rows = _lock_accounts(sorted(deltas))
+    try:
+        _check_accounts(legs, deltas, rows)
+    except LedgerError as refusal:
+        # A replay of a transfer that has since been spent, or whose account was closed,
+        # still returns the original: idempotency is decided before anything else.
+        return _replay_or_raise(legs, refusal)
+    now = timezone.now()
+    if not _write(deltas, legs, now):
+        return _replay_or_raise(
+            legs, HoldAlreadyResolved("a pending transfer of this posting was resolved.")
+        )
+    return _posted(legs, now)
+
+
+def post_legs(requests: Sequence[LegRequest]) -> Posting:
+    """Applies a posting inside the current transaction (see the module docstring)."""
+    if not connection.in_atomic_block:
+        raise TransactionRequired("post_legs runs inside transaction.atomic().")
+    legs = _normalise(requests)
+    return _post_at_once(legs) or _post_careful(legs)
+
+
 def post_durable(requests: Sequence[LegRequest]) -> Posting:
-    """``post_legs`` in its own outermost transaction (refuses to be nested)."""
+    """``post_legs`` in its own outermost transaction (refuses to be nested).
+
+    In autocommit mode on PostgreSQL the one checked statement IS that transaction: a
+    posting costs one round trip. Only when it wrote nothing (or lost a race on a new
+    id) does the careful path run, in ``atomic(durable=True)``.
+    """
+    legs = _normalise(requests)
+    careful_only = False
+    if connection.get_autocommit():
+        careful_only = True
+        try:
+            posting = _post_at_once(legs)
+        except IntegrityError:
+            posting = None  # lost a race on one of our new ids: re-read under the locks
+        if posting is not None:
+            return posting
     try:
         with transaction.atomic(durable=True):
-            return post_legs(requests)
+            return _post_careful(legs) if careful_only else post_legs(requests)
     except IntegrityError as exc:
         # Two different postings raced on a new transfer id (or hold): decide on what won.
-        return _replay_or_raise(_normalise(requests), exc)
+        return _replay_or_raise(legs, exc)
 
 
 def post_in_caller_transaction(requests: Sequence[LegRequest]) -> Posting:
