@@ -7,10 +7,9 @@ A *posting* is a list of legs applied atomically (all or none, "linked" legs):
 * ``PendingResolution`` -- posts (all or part; the rest is released) or voids a hold by
   inserting a NEW transfer that references it. The pending row itself never changes.
 
-On PostgreSQL a posting is ONE statement (``_checked_write``): lock the accounts in
-ascending id order (``SELECT ... ORDER BY id FOR UPDATE``, so two postings never
-deadlock), check every rule on the locked rows, update every balance or none, insert the
-transfers. In autocommit mode (``post_durable``) that statement is the whole
+On PostgreSQL a posting is ONE statement (``_checked_write``): lock the accounts one by
+one in ascending id order (so two postings never deadlock), check every rule on the
+locked rows, update every balance or none, insert the transfers. In autocommit mode (``post_durable``) that statement is the whole
 transaction: one round trip. The database also refuses an overdraft on its own (CHECK
 ``ledger_account_no_overdraft``).
 
@@ -350,6 +349,12 @@ def _effects(legs: list[_Leg]) -> dict[int, list[int]]:
     return deltas
 
 
+def _involved(leg: _Leg) -> tuple[int, ...]:
+    """The accounts a leg must find open and in its currency. A void only releases the
+    hold on the debit account: its credit account is not involved (not even locked)."""
+    return (leg.debit,) if leg.status == TransferStatus.VOIDED else (leg.debit, leg.credit)
+
+
 def _check_accounts(
     legs: list[_Leg], deltas: dict[int, list[int]], rows: dict[int, tuple[Any, ...]]
 ) -> None:
@@ -358,10 +363,7 @@ def _check_accounts(
         if account_id not in rows:
             raise AccountNotFound(f"no account {account_id}.", account_id=account_id)
     for leg in legs:
-        # A void only releases the hold on the debit account: the credit account is not
-        # involved (not even locked).
-        involved = (leg.debit,) if leg.status == TransferStatus.VOIDED else (leg.debit, leg.credit)
-        for account_id in involved:
+        for account_id in _involved(leg):
             currency, _balance, _held, _flag, closed = rows[account_id]
             if closed:
                 raise AccountClosed(f"account {account_id} is closed.", account_id=account_id)
@@ -398,9 +400,9 @@ def _cursor() -> Any:
     """The hot path's cursor.
 
     On PostgreSQL: a psycopg cursor with server-side binding on Django's own connection
-    (same transaction). psycopg prepares a statement after a few executions, so the three
-    statements of a posting are parsed and planned once per connection instead of being
-    rendered to SQL text each time. ``wrap_database_errors`` keeps Django's exception
+    (same transaction); the hot path's statements are prepared (``prepare=True``, which
+    needs the ``prepare_threshold`` set in ``config/settings.py``), so they are parsed
+    and planned once per connection. ``wrap_database_errors`` keeps Django's exception
     types (``IntegrityError``...). Elsewhere (SQLite): Django's cursor.
     """
     return (
@@ -434,8 +436,7 @@ def _expected_currencies(legs: list[_Leg]) -> dict[int, str] | None:
     in two currencies (a certain refusal: the careful path words it)."""
     expected: dict[int, str] = {}
     for leg in legs:
-        involved = (leg.debit,) if leg.status == TransferStatus.VOIDED else (leg.debit, leg.credit)
-        for account_id in involved:
+        for account_id in _involved(leg):
             if expected.setdefault(account_id, leg.currency) != leg.currency:
                 return None
     return expected
@@ -466,6 +467,8 @@ WITH d AS (
     UPDATE ledger_account a
     SET balance = a.balance + d.dbal, held = a.held + d.dheld, version = a.version + 1
     FROM d
+    -- The ANY lets the generic plan reach the rows by primary key instead of
+    -- hashing d against a scan of every account (measured: ~120 us a posting).
     WHERE a.id = ANY(%(accounts)s::bigint[]) AND a.id = d.id
       AND (SELECT verdict FROM ok)
       AND set_config('ledger.posting', 'on', true) = 'on'
@@ -566,8 +569,9 @@ def _db_uuid(value: uuid.UUID | None) -> Any:
 
 def _write(deltas: dict[int, list[int]], legs: list[_Leg], now: datetime) -> bool:
     """Applies the deltas and inserts the transfers; False when nothing was written: an
-    account refused (PostgreSQL re-checks every rule on the locked rows) or the guard
-    found one of our ids already stored.
+    account refused (PostgreSQL re-checks every rule on the locked rows) or, on SQLite,
+    the guard found one of our ids already stored (PostgreSQL raises ``IntegrityError``
+    from the unique index instead).
 
     PostgreSQL: the one checked statement (``_checked_write``). SQLite (one writer at a
     time, ``BEGIN IMMEDIATE``; the accounts were checked by the caller): the balance
@@ -725,36 +729,38 @@ def _post_careful(legs: list[_Leg]) -> Posting:
     return _posted(legs, now)
 
 
+def _apply(legs: list[_Leg]) -> Posting:
+    """The posting inside the current transaction: at once, else carefully."""
+    return _post_at_once(legs) or _post_careful(legs)
+
+
 def post_legs(requests: Sequence[LegRequest]) -> Posting:
     """Applies a posting inside the current transaction (see the module docstring)."""
     if not connection.in_atomic_block:
         raise TransactionRequired("post_legs runs inside transaction.atomic().")
-    legs = _normalise(requests)
-    return _post_at_once(legs) or _post_careful(legs)
+    return _apply(_normalise(requests))
 
 
 def post_durable(requests: Sequence[LegRequest]) -> Posting:
     """``post_legs`` in its own outermost transaction (refuses to be nested).
 
     In autocommit mode on PostgreSQL the one checked statement IS that transaction: a
-    posting costs one round trip. Only when it wrote nothing (or lost a race on a new
-    id) does the careful path run, in ``atomic(durable=True)``.
+    posting costs one round trip. Only when an account refused it does the careful path
+    run, in ``atomic(durable=True)``, to word the refusal.
     """
     legs = _normalise(requests)
-    careful_only = False
-    if connection.get_autocommit():
-        careful_only = True
-        try:
-            posting = _post_at_once(legs)
-        except IntegrityError:
-            posting = None  # lost a race on one of our new ids: re-read under the locks
-        if posting is not None:
-            return posting
     try:
+        if connection.get_autocommit():
+            posting = _post_at_once(legs)
+            if posting is not None:
+                return posting
+            with transaction.atomic(durable=True):
+                return _post_careful(legs)
         with transaction.atomic(durable=True):
-            return _post_careful(legs) if careful_only else post_legs(requests)
+            return _apply(legs)
     except IntegrityError as exc:
-        # Two different postings raced on a new transfer id (or hold): decide on what won.
+        # One of our ids is stored (a replay), or a posting racing on a new id or hold
+        # won: the stored transfers decide.
         return _replay_or_raise(legs, exc)
 
 
@@ -769,8 +775,9 @@ def post_in_caller_transaction(requests: Sequence[LegRequest]) -> Posting:
         raise TransactionRequired(
             "this ledger service runs inside the caller's transaction.atomic()."
         )
+    legs = _normalise(requests)
     try:
         with transaction.atomic():
-            return post_legs(requests)
+            return _apply(legs)
     except IntegrityError as exc:
-        return _replay_or_raise(_normalise(requests), exc)
+        return _replay_or_raise(legs, exc)

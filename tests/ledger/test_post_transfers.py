@@ -282,6 +282,18 @@ def test_a_refusal_inside_the_caller_transaction_leaves_it_usable(account):
     assert reload(b).balance == 20
 
 
+def test_the_core_posts_in_the_callers_transaction_and_rolls_back_with_it(account):
+    a, b = account(100), account()
+    with transaction.atomic():
+        posting = post_legs([transfer(a, b, 30), transfer(b, a, 5)])
+        assert not posting.replayed and reload(b).balance == 25
+    assert (reload(a).balance, reload(b).balance) == (75, 25)
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        post_legs([transfer(a, b, 75)])
+        _ = 1 / 0
+    assert (reload(a).balance, reload(b).balance) == (75, 25)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_in_transaction_variant_refuses_to_run_outside_one(account):
     a, b = account(100), account()
