@@ -74,6 +74,7 @@ def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int
     from django.db import connection
 
     from handhistory.store import Actor
+    from poker import table_io
     from poker.engine.betting import legal_actions
     from poker.hands import hand_state
     from poker.models import Hand, Table
@@ -84,14 +85,27 @@ def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int
     hands_ended = 0
     errors = 0
     counter = 0
+
+    def current(table_id: int) -> tuple[Any, Any] | None:
+        """The running hand and its state. Each table has one bot process, so the working
+        set its own last command left in this process is current; only a table this
+        process has not acted at yet is read from the database."""
+        working = table_io.peek(table_id)
+        if working is not None:
+            return (working.hand, working.state) if working.hand is not None else None
+        table = Table.objects.only("current_hand_id").get(pk=table_id)
+        if table.current_hand_id is None:
+            return None
+        hand = Hand.objects.get(pk=table.current_hand_id)
+        return hand, hand_state(hand)[0]
+
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         for table_id in table_ids:
-            table = Table.objects.only("current_hand_id").get(pk=table_id)
-            if table.current_hand_id is None:
+            running = current(table_id)
+            if running is None:
                 continue
-            hand = Hand.objects.get(pk=table.current_hand_id)
-            state, _ = hand_state(hand)
+            hand, state = running
             legal = legal_actions(state)
             if legal is None:
                 continue
@@ -108,16 +122,14 @@ def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int
             counter += 1
             started = time.perf_counter()
             try:
-                result = table_act(table_id=table_id, player_id=player_id, action=action, amount=amount,
-                                   key=f"b{seed}-{counter}", actor=Actor(kind="player", user_id=player_id))  # fmt: skip
+                table_act(table_id=table_id, player_id=player_id, action=action, amount=amount,
+                          key=f"b{seed}-{counter}", actor=Actor(kind="player", user_id=player_id))  # fmt: skip
             except Exception:
                 errors += 1
                 continue
             latencies.append(time.perf_counter() - started)
-            if (
-                any(e["type"] == "HandEnded" for e in result["events"])
-                or Hand.objects.filter(pk=hand.pk, ended_at__isnull=False).exists()
-            ):
+            after = current(table_id)
+            if after is None or after[0].pk != hand.pk:
                 hands_ended += 1
             if time.perf_counter() >= deadline:
                 break

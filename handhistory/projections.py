@@ -12,8 +12,7 @@ from typing import Any
 
 from django.db import transaction
 
-from handhistory.models import HandSummary, PlayerHandResult
-from handhistory.store import stream_events
+from handhistory.models import Event, HandSummary, PlayerHandResult
 from poker.engine.cards import format_cards
 from poker.engine.events import CardsShown, PotAwarded, event_from_dict
 from poker.engine.transitions import replay
@@ -82,11 +81,13 @@ def summarize(
 
 
 def project_hand(hand: Any) -> None:
-    """Writes the projections of a just-finished hand (inside the caller's transaction)."""
-    payloads = [row.payload for row in stream_events(hand.stream)]
+    """Writes the projections of a just-finished hand, which has none yet (inside the
+    caller's transaction; ``rebuild_all`` clears them first)."""
+    payloads = list(
+        Event.objects.filter(stream=hand.stream).order_by("seq").values_list("payload", flat=True)
+    )
     summary, results = summarize(hand, payloads)
-    HandSummary.objects.update_or_create(hand=hand, defaults=summary)
-    PlayerHandResult.objects.filter(hand=hand).delete()
+    HandSummary.objects.create(hand=hand, **summary)
     PlayerHandResult.objects.bulk_create([PlayerHandResult(hand=hand, **r) for r in results])
 
 

@@ -109,52 +109,64 @@ def stream_head(stream: str) -> tuple[int, str]:
     return last if last is not None else (0, GENESIS)
 
 
+def chain(
+    *,
+    stream: str,
+    events: Sequence[NewEvent],
+    actor: Actor,
+    head: tuple[int, str],
+    recorded_at: datetime,
+) -> list[dict[str, Any]]:
+    """The rows of ``events`` appended after ``head`` (last seq, last hash), numbered and
+    hash-chained, as :class:`Event` field values. Pure; the caller inserts them in its
+    transaction."""
+    seq, prev = head
+    rows: list[dict[str, Any]] = []
+    for new in events:
+        seq += 1
+        row = {
+            "prev_hash": prev,
+            "stream": stream,
+            "seq": seq,
+            "type": new.type,
+            "version": new.version,
+            "payload": new.payload,
+            "recorded_at": recorded_at,
+            "actor_kind": actor.kind,
+            "actor_id": actor.user_id,
+            "client_ip": actor.client_ip,
+            "device_id": actor.device_id,
+        }
+        row["hash"] = prev = event_hash(**row)
+        rows.append(row)
+    return rows
+
+
 def events_append(
     *,
     stream: str,
     events: Sequence[NewEvent],
     actor: Actor = SYSTEM,
     expected_seq: int | None = None,
-    head: tuple[int, str] | None = None,
 ) -> list[Event]:
     """Appends events to a stream inside the caller's transaction.
 
     ``expected_seq`` is the seq the caller last saw (optimistic concurrency); a mismatch,
     or a concurrent append winning the unique (stream, seq) race, raises StreamConflict.
-    Callers (the table service) hold the table's row lock, so conflicts are rare and mean
-    a genuine race, never a lost event. A caller that already knows the stream's
-    ``head`` (last seq, last hash) may pass it to save a query; a wrong one still cannot
-    corrupt the stream: the unique (stream, seq) refuses it, and a wrong hash would be
-    caught by ``verify_chain``.
+    (The table service chains its rows itself with :func:`chain`, under the table's row
+    lock, and inserts them with the rest of a command's writes.)
     """
     if not connection.in_atomic_block:
         raise RuntimeError("events_append must run inside the caller's transaction")
     if not events:
         return []
-    seq, prev = head if head is not None else stream_head(stream)
-    if expected_seq is not None and expected_seq != seq:
+    head = stream_head(stream)
+    if expected_seq is not None and expected_seq != head[0]:
         raise StreamConflict(
-            f"stream {stream} is at {seq}, not {expected_seq}", stream=stream, seq=seq
+            f"stream {stream} is at {head[0]}, not {expected_seq}", stream=stream, seq=head[0]
         )
-    now = timezone.now()
-    rows: list[Event] = []
-    for new in events:
-        seq += 1
-        row = Event(
-            stream=stream,
-            seq=seq,
-            type=new.type,
-            version=new.version,
-            payload=new.payload,
-            recorded_at=now,
-            actor_kind=actor.kind,
-            actor_id=actor.user_id,
-            client_ip=actor.client_ip,
-            device_id=actor.device_id,
-            prev_hash=prev,
-        )
-        row.hash = prev = _row_hash(row)
-        rows.append(row)
+    fields = chain(stream=stream, events=events, actor=actor, head=head, recorded_at=timezone.now())
+    rows = [Event(**f) for f in fields]
     try:
         # No savepoint: a conflict aborts the caller's whole transaction anyway, which is
         # what we want (the command failed), and it saves two round trips per append.

@@ -16,9 +16,13 @@ _SNAPSHOTS: dict[int, tuple[str, HandState]] = {}
 _SNAPSHOT_LIMIT = 2048
 
 
-def hand_state(hand: Hand, *, use_snapshot: bool = True) -> tuple[HandState, tuple[int, str]]:
-    """The engine state of ``hand`` and its stream head (seq, hash)."""
-    head = stream_head(hand.stream)
+def hand_state(
+    hand: Hand, *, use_snapshot: bool = True, head: tuple[int, str] | None = None
+) -> tuple[HandState, tuple[int, str]]:
+    """The engine state of ``hand`` and its stream head (seq, hash); a caller that has
+    just read the head (under the table lock) passes it to save the query."""
+    if head is None:
+        head = stream_head(hand.stream)
     cached = _SNAPSHOTS.get(hand.pk) if use_snapshot else None
     if cached is not None and cached[0] == head[1]:
         return cached[1], head

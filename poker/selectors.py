@@ -17,7 +17,6 @@ from django.db.models import Avg, Count
 from core.errors import NotFound
 from handhistory.models import HandSummary
 from handhistory.store import stream_events
-from ledger.models import Account
 from poker.engine.betting import legal_actions
 from poker.engine.cards import format_cards
 from poker.engine.events import event_from_dict
@@ -98,27 +97,29 @@ def _table_view(table_id: int, viewer_id: int | None) -> dict[str, Any]:
         raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
     hand = Hand.objects.filter(pk=table.current_hand_id).first() if table.current_hand_id else None
     state = hand_state(hand)[0] if hand is not None else None
-    return _view(table, hand, state, viewer_id)
+    seats = list(Seat.objects.filter(table=table).select_related("player", "stake_account"))
+    return _view(table, hand, state, viewer_id, seats)
 
 
-def public_view(*, table: Table, hand: Hand | None, state: HandState | None) -> dict[str, Any]:
-    """What everyone may see (no ``you``), from a command's in-memory hand state."""
+def public_view(
+    *, table: Table, hand: Hand | None, state: HandState | None, seats: list[Seat]
+) -> dict[str, Any]:
+    """What everyone may see (no ``you``), from a command's in-memory working set
+    (``seats`` with their player and current stake account)."""
     if hand is None or table.current_hand_id != hand.pk:
         hand, state = None, None
-    view = _view(table, hand, state, None)
+    view = _view(table, hand, state, None, sorted(seats, key=lambda s: s.number))
     del view["you"]
     return view
 
 
 def _view(
-    table: Table, hand: Hand | None, state: HandState | None, viewer_id: int | None
+    table: Table,
+    hand: Hand | None,
+    state: HandState | None,
+    viewer_id: int | None,
+    seats: list[Seat],
 ) -> dict[str, Any]:
-    seats = list(Seat.objects.filter(table=table).select_related("player"))
-    balances = dict(
-        Account.objects.filter(pk__in=[s.stake_account_id for s in seats]).values_list(
-            "pk", "balance"
-        )
-    )
     index_of = {pid: i for i, pid in enumerate(hand.player_ids)} if hand is not None else {}
     seat_rows = []
     you: dict[str, Any] | None = None
@@ -128,7 +129,7 @@ def _view(
             "player": seat.player.get_username(),
             "player_id": seat.player_id,
             "state": seat.state,
-            "stack": balances.get(seat.stake_account_id, 0),
+            "stack": seat.stake_account.balance,
             "bet": 0,
             "in_hand": False,
             "folded": False,

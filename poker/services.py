@@ -27,16 +27,10 @@ from django.utils import timezone
 from core.broadcast import broadcast_table
 from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound
 from handhistory.projections import project_hand
-from handhistory.store import (
-    GENESIS,
-    SYSTEM,
-    Actor,
-    NewEvent,
-    events_append,
-)
+from handhistory.store import GENESIS, SYSTEM, Actor, NewEvent, chain
 from ledger.models import Account
 from ledger.posting import check_amount
-from poker import money
+from poker import money, table_io
 from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig
 from poker.engine.deck import FairDeck
@@ -44,8 +38,8 @@ from poker.engine.events import Event as EngineEvent
 from poker.engine.game import act, start_hand
 from poker.engine.showdown import showdown_auto
 from poker.engine.state import SHOWDOWN, HandState
-from poker.hands import hand_state, remember
-from poker.models import Hand, Seat, Table, TableCommand, TableUpdate, Variant
+from poker.hands import remember
+from poker.models import Hand, Seat, Table, TableCommand, Variant
 from poker.privacy import viewable
 from poker.selectors import public_view
 
@@ -68,21 +62,61 @@ class KeyReused(Conflict):
 
 @dataclass
 class Ctx:
-    """One command's working set, inside the table lock."""
+    """One command's working set, inside the table lock (see ``poker.table_io``)."""
 
     table: Table
     actor: Actor
+    seat_map: dict[int, Seat]
+    #: (last seq, last hash) per stream, kept current as events are appended.
+    heads: dict[str, tuple[int, str]]
     hand: Hand | None = None
     state: HandState | None = None
-    #: (seq, hash) of the hand stream's last event, kept current as we append.
-    head: tuple[int, str] | None = None
     broadcasts: list[dict[str, Any]] = field(default_factory=list)
+    #: Chained event rows not yet inserted (``write`` or ``flush`` inserts them).
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    #: The hand whose turn clock changed (written with the command).
+    turn_hand: Hand | None = None
+    #: Money moved in this command: the seats' stake balances must be read again.
+    balances_stale: bool = False
+
+    @classmethod
+    def of(cls, table: Table, actor: Actor, working: table_io.Working) -> Ctx:
+        return cls(table=table, actor=actor, seat_map=working.seats, heads=working.heads,
+                   hand=working.hand, state=working.state)  # fmt: skip
 
     def seats(self) -> dict[int, Seat]:
-        return {
-            s.number: s
-            for s in Seat.objects.filter(table=self.table).select_related("stake_account")
-        }
+        """Seats by number, with current stake balances."""
+        if self.balances_stale:
+            table_io.refresh_balances(list(self.seat_map.values()))
+            self.balances_stale = False
+        return self.seat_map
+
+    def seat_of_player(self, player_id: int) -> Seat | None:
+        return next((s for s in self.seat_map.values() if s.player_id == player_id), None)
+
+    def append(self, stream: str, events: list[NewEvent], actor: Actor) -> None:
+        rows = chain(stream=stream, events=events, actor=actor, recorded_at=timezone.now(),
+                     head=self.heads.get(stream, (0, GENESIS)))  # fmt: skip
+        self.heads[stream] = (rows[-1]["seq"], rows[-1]["hash"])
+        self.pending.extend(rows)
+
+    def flush(self) -> None:
+        """Inserts the pending events now, for what reads them back in this command."""
+        table_io.insert_events(self.pending)
+        self.pending = []
+
+    def working(self) -> table_io.Working:
+        """What the table's next command starts from."""
+        hand = (
+            self.hand
+            if self.hand is not None and self.hand.pk == self.table.current_hand_id
+            else None
+        )
+        streams = [self.table.stream] + ([hand.stream] if hand is not None else [])
+        return table_io.Working(
+            seats=self.seats(), hand=hand, state=self.state if hand is not None else None,
+            heads={stream: self.heads.get(stream, (0, GENESIS)) for stream in streams},
+        )  # fmt: skip
 
 
 def _request_hash(command: str, request: dict[str, Any]) -> str:
@@ -110,50 +144,49 @@ def _run_command(
     digest = _request_hash(command, request)
     try:
         with transaction.atomic(durable=True):
-            table = Table.objects.select_for_update().filter(pk=table_id).first()
+            table = table_io.lock(table_id)
             if table is None:
                 raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
-            if player_id is not None and key:
-                done = TableCommand.objects.filter(player_id=player_id, key=key).first()
-                if done is not None:
-                    if done.request_hash != digest or done.table_id != table.pk:
-                        raise KeyReused(
-                            f"Key {key!r} was already used for a different command.", key=key
-                        )
-                    return {**done.result, "replayed": True}
-            ctx = Ctx(table=table, actor=actor)
+            heads, done = table_io.heads_and_done(table, player_id, key)
+            if done is not None:
+                if done.request_hash != digest or done.table_id != table.pk:
+                    raise KeyReused(
+                        f"Key {key!r} was already used for a different command.", key=key
+                    )
+                return {**done.result, "replayed": True}
+            ctx = Ctx.of(table, actor, table_io.take(table, heads))
             outcome = body(ctx)
             if outcome is None:
-                return {"noop": True, "version": table.version}
-            result = outcome
-            table.version += 1
-            table.save(
-                update_fields=["version", "button_seat", "hands_played", "current_hand", "status"]
-            )
-            result = {**result, "version": table.version}
-            if player_id is not None and key:
-                TableCommand.objects.create(
-                    table=table, player_id=player_id, key=key, command=command,
-                    request_hash=digest, result=result,
-                )  # fmt: skip
-            _load_current_hand(ctx)  # commands that did not touch the hand still show it
-            update = {
-                "type": "update",
-                "version": table.version,
-                "events": ctx.broadcasts,
-                "public": public_view(table=table, hand=ctx.hand, state=ctx.state),
-            }
-            TableUpdate.objects.create(table=table, version=table.version, payload=update)
-            broadcast_table(table.pk, update)
+                result = {"noop": True, "version": table.version}
+            else:
+                table.version += 1
+                result = {**outcome, "version": table.version}
+                update = {
+                    "type": "update",
+                    "version": table.version,
+                    "events": ctx.broadcasts,
+                    "public": public_view(table=table, hand=ctx.hand, state=ctx.state,
+                                          seats=list(ctx.seats().values())),
+                }  # fmt: skip
+                record = (
+                    table_io.Record(player_id, key, command, digest, result)
+                    if player_id is not None and key
+                    else None
+                )
+                table_io.write(table, events=ctx.pending, turn_hand=ctx.turn_hand, record=record,
+                               update=update)  # fmt: skip
+                broadcast_table(table.pk, update)
     except IntegrityError:
         # Only a racing duplicate of the same key can get here (the table lock serialises
         # everything else): the first one won, so answer with its stored outcome.
-        done = TableCommand.objects.filter(player_id=player_id, key=key).first()
-        if done is None or done.request_hash != digest:
+        stored = TableCommand.objects.filter(player_id=player_id, key=key).first()
+        if stored is None or stored.request_hash != digest:
             raise
-        return {**done.result, "replayed": True}
-    if ctx.hand is not None and ctx.state is not None and ctx.head is not None:
-        remember(ctx.hand.pk, ctx.head[1], ctx.state)
+        return {**stored.result, "replayed": True}
+    working = ctx.working()
+    table_io.keep(table, working)
+    if working.hand is not None and working.state is not None:
+        remember(working.hand.pk, working.heads[working.hand.stream][1], working.state)
     return result
 
 
@@ -162,16 +195,13 @@ def _run_command(
 
 def _append_engine(ctx: Ctx, events: list[EngineEvent], actor: Actor) -> None:
     assert ctx.hand is not None and ctx.state is not None
-    rows = events_append(
-        stream=ctx.hand.stream,
-        events=[
-            NewEvent(type=type(e).__name__, version=e.version, payload=e.to_dict()) for e in events
-        ],
-        actor=actor,
-        head=ctx.head,
+    if not events:
+        return
+    ctx.append(
+        ctx.hand.stream,
+        [NewEvent(type=type(e).__name__, version=e.version, payload=e.to_dict()) for e in events],
+        actor,
     )
-    if rows:
-        ctx.head = (rows[-1].seq, rows[-1].hash)
     # Everything broadcast is public: no hole cards, and the seed only when it reveals
     # nothing (poker.privacy).
     shown = {i for i, s in enumerate(ctx.state.shown) if s}
@@ -181,18 +211,8 @@ def _append_engine(ctx: Ctx, events: list[EngineEvent], actor: Actor) -> None:
 
 
 def _table_event(ctx: Ctx, type_: str, payload: dict[str, Any]) -> None:
-    events_append(
-        stream=ctx.table.stream,
-        events=[NewEvent(type=type_, version=1, payload=payload)],
-        actor=ctx.actor,
-    )
+    ctx.append(ctx.table.stream, [NewEvent(type=type_, version=1, payload=payload)], ctx.actor)
     ctx.broadcasts.append({"kind": "table", "event": {"type": type_, **payload}})
-
-
-def _load_current_hand(ctx: Ctx) -> None:
-    if ctx.table.current_hand_id is not None and ctx.hand is None:
-        ctx.hand = Hand.objects.get(pk=ctx.table.current_hand_id)
-        ctx.state, ctx.head = hand_state(ctx.hand)
 
 
 def _next_seat(numbers: list[int], after: int | None) -> int:
@@ -288,10 +308,12 @@ def _maybe_start_hand(ctx: Ctx) -> None:
         waiting_for_big_blind=False,
         time_bank_ms=Least(F("time_bank_ms") + TIME_BANK_REFILL_MS, TIME_BANK_MAX_MS),
     )
+    for s in players:  # the same change to the working set
+        s.waiting_for_big_blind = False
+        s.time_bank_ms = min(s.time_bank_ms + TIME_BANK_REFILL_MS, TIME_BANK_MAX_MS)
     _table_event(ctx, "HandBegan", {"hand": hand.pk, "number": hand.number, "button_seat": button,
                                      "seats": hand.seat_numbers})  # fmt: skip
     ctx.hand = hand
-    ctx.head = (0, GENESIS)
     state, events = start_hand(config, FairDeck())
     ctx.state = state
     _append_engine(ctx, events, SYSTEM)
@@ -320,7 +342,7 @@ def _progress(ctx: Ctx) -> None:
         actor = state.actor
         if actor is None:  # pragma: no cover - a dealt hand with a deck always progresses
             raise RuntimeError(f"hand {ctx.hand.pk} is stuck in phase {state.phase}")
-        seat = Seat.objects.filter(table=ctx.table, number=ctx.hand.seat_numbers[actor]).first()
+        seat = ctx.seats().get(ctx.hand.seat_numbers[actor])
         if seat is not None and seat.state == Seat.State.ACTIVE:
             _start_turn(ctx, seat, actor)
             return
@@ -346,7 +368,7 @@ def _start_turn(ctx: Ctx, seat: Seat, actor: int) -> None:
     ctx.hand.actor_index = actor
     ctx.hand.turn_started_at = now
     ctx.hand.deadline = deadline
-    ctx.hand.save(update_fields=["actor_index", "turn_started_at", "deadline"])
+    ctx.turn_hand = ctx.hand
     _table_event(ctx, "TurnStarted", {
         "hand": ctx.hand.pk, "seat": seat.number, "player": seat.player_id,
         "started_at": now.isoformat(), "deadline": deadline.isoformat(),
@@ -378,10 +400,12 @@ def _finish_hand(ctx: Ctx) -> None:
         results=results,
         rake=state.rake,
     )
+    ctx.balances_stale = True
     hand.ended_at = timezone.now()
     hand.actor_index = None
     hand.deadline = None
     hand.save(update_fields=["ended_at", "actor_index", "deadline"])
+    ctx.flush()
     project_hand(hand)
     table.current_hand = None
     _table_event(
@@ -392,9 +416,8 @@ def _finish_hand(ctx: Ctx) -> None:
             "stacks": dict(zip(map(str, hand.seat_numbers), state.stacks, strict=True)),
         },
     )
-    for seat in Seat.objects.filter(table=table, state=Seat.State.LEAVING).select_related(
-        "stake_account"
-    ):
+    leaving = [s for s in ctx.seats().values() if s.state == Seat.State.LEAVING]
+    for seat in sorted(leaving, key=lambda s: s.number):
         _cash_out(ctx, seat, reason=f"hand:{hand.pk}")
     if table.status == Table.Status.CLOSED:
         return
@@ -416,6 +439,7 @@ def _cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
         ctx, "PlayerLeft", {"seat": seat.number, "player": seat.player_id, "cashed_out": amount}
     )
     seat.delete()
+    del ctx.seat_map[seat.number]
     return amount
 
 
@@ -423,18 +447,13 @@ def _cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
 
 
 def _seat_of(ctx: Ctx, player_id: int) -> Seat:
-    seat = (
-        Seat.objects.filter(table=ctx.table, player_id=player_id)
-        .select_related("stake_account")
-        .first()
-    )
+    seat = ctx.seat_of_player(player_id)
     if seat is None:
         raise Forbidden(f"You are not seated at table {ctx.table.pk}.", code="not_seated")
     return seat
 
 
 def _in_current_hand(ctx: Ctx, player_id: int) -> int | None:
-    _load_current_hand(ctx)
     if ctx.hand is None or ctx.state is None or ctx.state.is_over:
         return None
     try:
@@ -530,10 +549,11 @@ def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = N
         money.buy_in(table_id=table.pk, player_id=player_id, amount=amount, currency=table.currency,
                      key=money.transfer_id("buy-in", table.pk, player_id, key))  # fmt: skip
         running = table.current_hand_id is not None
-        Seat.objects.create(
+        ctx.seat_map[number] = Seat.objects.create(
             table=table, number=number, player_id=player_id, stake_account=stake,
             waiting_for_big_blind=running,
         )  # fmt: skip
+        ctx.balances_stale = True
         _table_event(ctx, "PlayerSat", {"seat": number, "player": player_id, "buy_in": amount})
         _maybe_start_hand(ctx)
         return {"seat": number, "buy_in": amount}
@@ -621,6 +641,7 @@ def table_top_up(
         money.buy_in(table_id=ctx.table.pk, player_id=player_id, amount=value,
                      currency=ctx.table.currency,
                      key=money.transfer_id("top-up", ctx.table.pk, player_id, key))  # fmt: skip
+        ctx.balances_stale = True
         _table_event(
             ctx, "PlayerToppedUp", {"seat": seat.number, "player": player_id, "amount": value}
         )
@@ -687,14 +708,18 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
     def body(ctx: Ctx) -> dict[str, Any] | None:
         if ctx.table.version != expected_version:
             return None
-        _load_current_hand(ctx)
         hand, state = ctx.hand, ctx.state
-        if hand is None or state is None or hand.deadline is None or state.actor is None:
+        if hand is None or state is None or state.actor is None:
+            return None
+        # The clock is decided on the row the sweepers scan, not on this process's copy.
+        hand.refresh_from_db(fields=["deadline"])
+        if hand.deadline is None:
             return None
         if hand.deadline > timezone.now():
             return None
         index = state.actor
-        seat = Seat.objects.get(table=ctx.table, player_id=hand.player_ids[index])
+        seat = ctx.seat_of_player(hand.player_ids[index])
+        assert seat is not None  # a seat leaves only once its hand is over
         action, _ = _auto_decision(state, index)
         ctx.state, events = act(state, index, action, None)
         seat.consecutive_timeouts += 1
@@ -764,8 +789,8 @@ def table_chat(
             raise ChatRateLimited(
                 f"At most {limit} chat lines per {window} seconds.", retry_after_s=window
             )
-        seat = Seat.objects.filter(table=ctx.table, player_id=player_id).first()
-        name = get_user_model().objects.get(pk=player_id).get_username()
+        seat = ctx.seat_of_player(player_id)
+        name = (seat.player if seat else get_user_model().objects.get(pk=player_id)).get_username()
         _table_event(ctx, "ChatPosted", {"seat": seat.number if seat else None, "player_id": player_id,
                                          "player": name, "text": clean})  # fmt: skip
         return {"posted": True}

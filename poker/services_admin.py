@@ -22,7 +22,6 @@ from poker.services import (
     Ctx,
     TableError,
     _cash_out,
-    _load_current_hand,
     _maybe_start_hand,
     _progress,
     _run_command,
@@ -74,11 +73,10 @@ def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
             raise TableError(f"Table {table.pk} is already closed.", code="table_closed")
         table.status = Table.Status.CLOSED
         _table_event(ctx, "TableClosed", {"by": actor.user_id})
-        _load_current_hand(ctx)
         running = ctx.hand is not None and ctx.state is not None and not ctx.state.is_over
         in_hand = set(ctx.hand.player_ids) if running and ctx.hand is not None else set()
         cashed_out = 0
-        for seat in Seat.objects.filter(table=table).order_by("number"):
+        for seat in sorted(ctx.seats().values(), key=lambda s: s.number):
             if seat.player_id in in_hand:
                 seat.state = Seat.State.LEAVING
                 seat.save(update_fields=["state"])

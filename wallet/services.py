@@ -515,7 +515,16 @@ def hand_settle(
         raise InvalidRequest("A settlement has at least one leg.", code="empty_settlement")
     seats = {p.from_seat_ref for p in payments} | {p.to_seat_ref for p in payments}
     seats |= {r.seat_ref for r in rake}
-    accounts = {ref: seat_account(seat_ref=ref, currency=currency) for ref in sorted(seats)}
+    # One query for the seats' accounts (they exist once a player sat down); a missing
+    # one is opened as ``seat_account`` would.
+    accounts = {
+        a.owner_ref: a
+        for a in Account.objects.filter(
+            kind=AccountKind.SEAT_STAKE, owner_ref__in=seats, currency=currency
+        )
+    }
+    for ref in sorted(seats - accounts.keys()):
+        accounts[ref] = seat_account(seat_ref=ref, currency=currency)
     house = house_account(kind=AccountKind.HOUSE_RAKE, currency=currency)
     legs: list[TransferRequest] = []
     for index, payment in enumerate(payments):

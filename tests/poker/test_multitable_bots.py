@@ -19,8 +19,8 @@ from handhistory.models import HandSummary, PlayerHandResult
 from ledger.audit import ledger_audit
 from ledger.models import Account
 from poker import money
+from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
-from poker.services import hand_state
 from poker.services_admin import staff_actor, table_pause
 from tests.poker.test_api_tables import act, post, sit, tables_url
 

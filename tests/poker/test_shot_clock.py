@@ -137,6 +137,7 @@ def test_a_restarted_worker_still_enforces_the_deadline(table, player):
             cwd=ROOT, env=env,
         )  # fmt: skip
 
+    (ROOT / "var").mkdir(exist_ok=True)  # a clean clone has none yet
     first = worker(ROOT / "var" / f"beat-{uuid.uuid4().hex}")
     time.sleep(1.5)
     first.kill()  # the worker dies before the deadline

@@ -1,0 +1,316 @@
+"""The table path's storage: lock a table, load its working set, write a command's effects.
+
+The rules live in ``poker.services``; this module only moves rows, in as few round trips
+as the database allows, because every player action pays for them:
+
+1. ``lock``: the table row, ``SELECT ... FOR UPDATE`` (commands on one table serialise here).
+2. ``heads_and_done``: after the lock, both stream heads (the table's and the running
+   hand's) and the stored outcome of the client's key, in one statement.
+3. The working set (seats with their stake balances, the running hand and its engine
+   state) comes from this process's cache when it was left by the last committed command
+   on the table, else from the database (see :func:`take`).
+4. ``write``: the command's events, the turn's clock, the table row, the command record
+   and the update log in one statement.
+
+On PostgreSQL (2) and (4) are raw psycopg statements over arrays, prepared once per
+connection (``config/settings.py`` turns preparation on); elsewhere (SQLite, ``make run``
+on a bare machine) the same effects go through the ORM.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from django.db import connection
+from django.utils import timezone
+
+from handhistory.models import Event
+from handhistory.store import GENESIS, stream_head
+from ledger.models import Account
+from poker.engine.state import HandState
+from poker.hands import hand_state
+from poker.models import Hand, Seat, Table, TableCommand, TableUpdate
+
+Head = tuple[int, str]
+
+
+def _raw() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _cursor() -> Any:
+    """A server-side-binding psycopg cursor on Django's connection (same transaction)."""
+    return psycopg.Cursor(connection.connection)
+
+
+# --- 1. the lock ---------------------------------------------------------------------------
+
+_TABLE_ATTNAMES = [f.attname for f in Table._meta.concrete_fields]
+_LOCK_SQL = "SELECT {} FROM poker_table WHERE id = %s FOR UPDATE".format(  # noqa: S608 - column names
+    ", ".join(f.column for f in Table._meta.concrete_fields)
+)
+
+
+def lock(table_id: int) -> Table | None:
+    """The table's row, locked until the transaction ends; None when there is none."""
+    if not _raw():
+        return Table.objects.select_for_update().filter(pk=table_id).first()
+    with connection.wrap_database_errors, _cursor() as cursor:
+        cursor.execute(_LOCK_SQL, (table_id,), prepare=True)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return Table.from_db(connection.alias, _TABLE_ATTNAMES, list(row))
+
+
+# --- 2. stream heads and the key's stored outcome --------------------------------------------
+
+
+@dataclass(frozen=True)
+class Done:
+    """The stored outcome of a command key."""
+
+    table_id: int
+    request_hash: str
+    result: dict[str, Any]
+
+
+_HEADS_SQL = """
+SELECT th.seq, th.hash, hh.seq, hh.hash, c.table_id, c.request_hash, c.result
+FROM (VALUES (1)) AS one (x)
+LEFT JOIN LATERAL (SELECT seq, hash FROM handhistory_event WHERE stream = %(table)s::text
+                   ORDER BY seq DESC LIMIT 1) AS th ON true
+LEFT JOIN LATERAL (SELECT seq, hash FROM handhistory_event WHERE stream = %(hand)s::text
+                   ORDER BY seq DESC LIMIT 1) AS hh ON true
+LEFT JOIN poker_tablecommand AS c ON c.player_id = %(player)s::int8 AND c.key = %(key)s::text
+"""
+
+
+def heads_and_done(
+    table: Table, player_id: int | None, key: str | None
+) -> tuple[dict[str, Head], Done | None]:
+    """The heads of the table's stream and of its running hand's stream (read after the
+    lock, so they are the committed ones), and the stored outcome of ``key``, if any."""
+    hand_stream = f"hand-{table.current_hand_id}" if table.current_hand_id else None
+    if not _raw():
+        heads = {table.stream: stream_head(table.stream)}
+        if hand_stream:
+            heads[hand_stream] = stream_head(hand_stream)
+        command = (
+            TableCommand.objects.filter(player_id=player_id, key=key).first()
+            if player_id is not None and key
+            else None
+        )
+        done = command and Done(command.table_id, command.request_hash, command.result)
+        return heads, done
+    with connection.wrap_database_errors, _cursor() as cursor:
+        cursor.execute(
+            _HEADS_SQL,
+            {"table": table.stream, "hand": hand_stream, "player": player_id, "key": key},
+            prepare=True,
+        )
+        t_seq, t_hash, h_seq, h_hash, c_table, c_hash, c_result = cursor.fetchone()
+    heads = {table.stream: (t_seq, t_hash) if t_seq else (0, GENESIS)}
+    if hand_stream:
+        heads[hand_stream] = (h_seq, h_hash) if h_seq else (0, GENESIS)
+    if c_table is None:
+        return heads, None
+    # Django's connection loads jsonb as text (its JSONField decodes it).
+    return heads, Done(c_table, c_hash, json.loads(c_result))
+
+
+# --- 3. the working set and this process's cache of it ---------------------------------------
+
+
+@dataclass
+class Working:
+    """What a command works on besides the table row: seats by number (with their player
+    and stake account), the running hand and its engine state, and the stream heads."""
+
+    seats: dict[int, Seat]
+    hand: Hand | None
+    state: HandState | None
+    heads: dict[str, Head]
+
+
+_CACHE: dict[int, tuple[int, Working]] = {}
+_CACHE_LOCK = threading.Lock()
+_CACHE_LIMIT = 4096
+
+
+def take(table: Table, heads: dict[str, Head]) -> Working:
+    """The table's working set, under its row lock.
+
+    From the cache when the entry was left by the command that produced the table's
+    current version and its stream heads are the committed ones (so nothing else wrote
+    since); else loaded from the database. The entry is removed while a command works on
+    it, and only a committed command puts it back (:func:`keep`), so a failed command can
+    never leave half-changed objects behind.
+    """
+    with _CACHE_LOCK:
+        cached = _CACHE.pop(table.pk, None)
+    if cached is not None:
+        version, working = cached
+        if version == table.version and working.heads == heads:
+            if working.hand is not None:
+                working.hand.table = table
+            return working
+    seats = {
+        s.number: s
+        for s in Seat.objects.filter(table_id=table.pk).select_related("stake_account", "player")
+    }
+    hand, state = None, None
+    if table.current_hand_id is not None:
+        hand = Hand.objects.get(pk=table.current_hand_id)
+        hand.table = table
+        state = hand_state(hand, head=heads[hand.stream])[0]
+    return Working(seats=seats, hand=hand, state=state, heads=dict(heads))
+
+
+def keep(table: Table, working: Working) -> None:
+    """Leaves the working set of a committed command for the table's next command."""
+    with _CACHE_LOCK:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[table.pk] = (table.version, working)
+
+
+def peek(table_id: int) -> Working | None:
+    """The working set the last command committed in THIS process left, without any check
+    against the database: current only for a caller that is the table's one writer (the
+    benchmark's bots). Never use it to decide anything in a command."""
+    cached = _CACHE.get(table_id)
+    return cached[1] if cached is not None else None
+
+
+def refresh_balances(seats: Sequence[Seat]) -> None:
+    """Re-reads the stake balances of ``seats`` (after money moved in this transaction)."""
+    balances = dict(
+        Account.objects.filter(pk__in=[s.stake_account_id for s in seats]).values_list(
+            "pk", "balance"
+        )
+    )
+    for seat in seats:
+        seat.stake_account.balance = balances[seat.stake_account_id]
+
+
+# --- 4. the command's writes -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Record:
+    """The stored outcome of a player's command (its idempotency record)."""
+
+    player_id: int
+    key: str
+    command: str
+    request_hash: str
+    result: dict[str, Any]
+
+
+#: Event rows travel as one JSON array (``json.dumps`` is C; psycopg's escaping of text
+#: arrays is not), unpacked into typed columns by the database.
+_INSERT_EVENTS = """
+INSERT INTO handhistory_event (stream, seq, type, version, payload, recorded_at, actor_kind,
+                               actor_id, client_ip, device_id, prev_hash, hash)
+SELECT stream, seq, type, version, payload, recorded_at, actor_kind, actor_id, client_ip,
+       device_id, prev_hash, hash
+FROM jsonb_to_recordset(%(events)s::jsonb) AS e (
+    stream text, seq int4, type text, version int4, payload jsonb, recorded_at timestamptz,
+    actor_kind text, actor_id int8, client_ip inet, device_id text, prev_hash text, hash text)
+"""
+_WRITE_SQL = f"""
+WITH events AS ({_INSERT_EVENTS}),
+turn AS (
+    UPDATE poker_hand
+    SET actor_index = %(actor_index)s::int2, turn_started_at = %(turn_started_at)s::timestamptz,
+        deadline = %(deadline)s::timestamptz
+    WHERE id = %(turn_hand)s::int8
+),
+command AS (
+    INSERT INTO poker_tablecommand
+        (table_id, player_id, key, command, request_hash, result, created_at)
+    SELECT %(table)s::int8, %(player)s::int8, %(key)s::text, %(command)s::text,
+           %(request_hash)s::text, %(result)s::jsonb, %(now)s::timestamptz
+    WHERE %(player)s::int8 IS NOT NULL
+),
+log AS (
+    INSERT INTO poker_tableupdate (table_id, version, payload, created_at)
+    VALUES (%(table)s::int8, %(version)s::int8, %(update)s::jsonb, %(now)s::timestamptz)
+)
+UPDATE poker_table
+SET version = %(version)s::int8, button_seat = %(button_seat)s::int2,
+    hands_played = %(hands_played)s::int4, current_hand_id = %(current_hand)s::int8,
+    status = %(status)s::text
+WHERE id = %(table)s::int8
+"""  # noqa: S608 - only constants are interpolated; values are parameters
+
+
+def _events_json(rows: Sequence[dict[str, Any]]) -> str:
+    return json.dumps(rows, default=lambda at: at.isoformat(timespec="microseconds"))
+
+
+def insert_events(rows: Sequence[dict[str, Any]]) -> None:
+    """Inserts chained event rows (``handhistory.store.chain``) now, before something in
+    the command reads them back."""
+    if not rows:
+        return
+    if not _raw():
+        Event.objects.bulk_create([Event(**row) for row in rows])
+        return
+    with connection.wrap_database_errors, _cursor() as cursor:
+        cursor.execute(_INSERT_EVENTS, {"events": _events_json(rows)}, prepare=True)
+
+
+def write(
+    table: Table,
+    *,
+    events: Sequence[dict[str, Any]],
+    turn_hand: Hand | None,
+    record: Record | None,
+    update: dict[str, Any],
+) -> None:
+    """A command's remaining writes: its events, the clock of the turn it started (if
+    any), the table row, its idempotency record and the public update of this version."""
+    now = timezone.now()
+    if not _raw():
+        insert_events(events)
+        if turn_hand is not None:
+            turn_hand.save(update_fields=["actor_index", "turn_started_at", "deadline"])
+        table.save(
+            update_fields=["version", "button_seat", "hands_played", "current_hand", "status"]
+        )
+        if record is not None:
+            TableCommand.objects.create(
+                table=table, player_id=record.player_id, key=record.key, command=record.command,
+                request_hash=record.request_hash, result=record.result,
+            )  # fmt: skip
+        TableUpdate.objects.create(table=table, version=table.version, payload=update)
+        return
+    params = {
+        "events": _events_json(events),
+        "actor_index": turn_hand.actor_index if turn_hand else None,
+        "turn_started_at": turn_hand.turn_started_at if turn_hand else None,
+        "deadline": turn_hand.deadline if turn_hand else None,
+        "turn_hand": turn_hand.pk if turn_hand else None,
+        "table": table.pk,
+        "player": record.player_id if record else None,
+        "key": record.key if record else None,
+        "command": record.command if record else None,
+        "request_hash": record.request_hash if record else None,
+        "result": json.dumps(record.result) if record else None,
+        "now": now,
+        "version": table.version,
+        "update": json.dumps(update),
+        "button_seat": table.button_seat,
+        "hands_played": table.hands_played,
+        "current_hand": table.current_hand_id,
+        "status": table.status,
+    }
+    with connection.wrap_database_errors, _cursor() as cursor:
+        cursor.execute(_WRITE_SQL, params, prepare=True)
