@@ -13,8 +13,12 @@ live in one client process, so one clock measures it). Bounded in time and count
 plays for ``--seconds``, stops by itself, and a hard deadline kills everything.
 Afterwards ``verify_event_store`` and ``ledger_audit`` must pass.
 
+Two runs: the bots act the moment it is their turn (saturated: what the service sustains
+at most), then they think like players, 0.5-1.5 s (paced: about 100 actions/s offered;
+the latency target is for a load the service sustains).
+
 Usage: python -m benchmarks.bench_ws [--tables N] [--seconds S] [--workers N]
-       [--clients N] [--json PATH]     (through scripts/with_services.py or `make bench`)
+       [--clients N] [--think-ms MS] [--json PATH]   (through scripts/with_services.py or `make bench`)
 """
 
 from __future__ import annotations
@@ -166,7 +170,7 @@ class _Table:
 
 async def _bot(url: str, table: _Table, index: int, token: str, go: asyncio.Event,
                stop_at: list[float], stats: dict[str, int], samples: dict[str, str],
-               rng: random.Random) -> None:  # fmt: skip
+               rng: random.Random, think_s: float) -> None:  # fmt: skip
     import websockets
 
     version = -1
@@ -194,6 +198,10 @@ async def _bot(url: str, table: _Table, index: int, token: str, go: asyncio.Even
                 action = "fold" if roll < 0.25 else "call"
             if action == "bet":
                 amount = legal["min_to"]
+            if think_s:  # a player thinks (0.5x to 1.5x the mean) before deciding
+                await asyncio.sleep(think_s * rng.uniform(0.5, 1.5))
+                if time.perf_counter() >= stop_at[0]:
+                    return
             counter += 1
             key = f"{index}-{counter}"
             table.sent[key] = time.perf_counter()
@@ -240,7 +248,7 @@ async def _bot(url: str, table: _Table, index: int, token: str, go: asyncio.Even
 
 
 async def _clients(url: str, tables: list[list[str]], seconds: float, ready: Any, go_event: Any,
-                   seed: int) -> dict[str, Any]:  # fmt: skip
+                   seed: int, think_s: float) -> dict[str, Any]:  # fmt: skip
     rng = random.Random(seed)
     go = asyncio.Event()
     stop_at = [float("inf")]
@@ -253,7 +261,7 @@ async def _clients(url: str, tables: list[list[str]], seconds: float, ready: Any
         for index, token in enumerate(row[1:]):
             tasks.append(
                 asyncio.create_task(
-                    _bot(url, state, index, token, go, stop_at, stats, samples, rng)
+                    _bot(url, state, index, token, go, stop_at, stats, samples, rng, think_s)
                 )
             )
     await asyncio.sleep(0)
@@ -287,8 +295,8 @@ async def _clients(url: str, tables: list[list[str]], seconds: float, ready: Any
 
 
 def _client_entry(url: str, tables: list[list[str]], seconds: float, ready: Any, go: Any,
-                  seed: int, out: Any) -> None:  # fmt: skip
-    out.put(asyncio.run(_clients(url, tables, seconds, ready, go, seed)))
+                  seed: int, think_s: float, out: Any) -> None:  # fmt: skip
+    out.put(asyncio.run(_clients(url, tables, seconds, ready, go, seed, think_s)))
 
 
 # --- the run ------------------------------------------------------------------------------------
@@ -325,12 +333,37 @@ def _stop_server(proc: subprocess.Popen[bytes]) -> None:
     proc.wait(timeout=10)
 
 
+#: The bots' mean think time in the paced run: 100 tables then offer about 100 actions/s,
+#: a load the table service sustains (the saturated run measures what it can do at most).
+PACED_THINK_MS = 1000.0
+
+
 def run(
     tables: int = 100,
     seconds: float = 60.0,
     workers: int = 2,
     clients: int = 1,
     json_path: Path | str | None = DEFAULT_JSON,
+) -> dict[str, Any]:
+    """`make bench`: the bots at full speed (what the service sustains at most, for half
+    the time), then thinking like players (the latency target's load, the full time)."""
+    figures = {
+        "saturated": run_once(tables, seconds / 2, workers, clients, think_ms=0.0),
+        "paced": run_once(tables, seconds, workers, clients, think_ms=PACED_THINK_MS),
+    }
+    if json_path:
+        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(json_path).write_text(json.dumps(figures, indent=2))
+    return figures
+
+
+def run_once(
+    tables: int = 100,
+    seconds: float = 60.0,
+    workers: int = 2,
+    clients: int = 1,
+    json_path: Path | str | None = None,
+    think_ms: float = 0.0,
 ) -> dict[str, Any]:
     if not os.environ.get("REDIS_URL"):
         raise SystemExit("bench_ws needs Redis: run it through scripts/with_services.py.")
@@ -360,7 +393,8 @@ def run(
         chunks = [rows[i::clients] for i in range(clients) if rows[i::clients]]
         procs = [
             ctx.Process(target=_client_entry,
-                        args=(f"ws://127.0.0.1:{port}", chunk, seconds, ready, go, i, results))
+                        args=(f"ws://127.0.0.1:{port}", chunk, seconds, ready, go, i,
+                              think_ms / 1000, results))
             for i, chunk in enumerate(chunks)
         ]  # fmt: skip
         for p in procs:
@@ -395,6 +429,7 @@ def run(
         "tables": tables,
         "bots_per_table": BOTS_PER_TABLE,
         "server_workers": workers,
+        "think_ms_mean": think_ms,
         "client_processes": len(procs),
         "connections": connected,
         "seconds": round(elapsed, 2),
@@ -424,7 +459,8 @@ def run(
         "latency": "act sent -> update of its version received by every other seat",
     }
     print(
-        f"ws: {figures['tables']} tables x 6 bots ({connected} sockets, {workers} server workers): "
+        f"ws: {figures['tables']} tables x 6 bots ({connected} sockets, {workers} server workers, "
+        f"think {think_ms:.0f} ms): "
         f"{figures['actions_per_s']} actions/s, act->all-seats p50 {figures['p50_ms']} ms, "
         f"p99 {figures['p99_ms']} ms (act->ack p50 {figures['ack_p50_ms']} ms); {figures['frames_per_s']} frames/s; errors "
         f"{figures['errors']}, gaps {figures['version_gaps_seen_by_clients']}, client failures "
@@ -456,9 +492,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--clients", type=int, default=1, help="bot client processes")
+    parser.add_argument("--think-ms", type=float, default=None,
+                        help="one run with this mean think time (default: saturated, then paced)")  # fmt: skip
     parser.add_argument("--json", default=str(DEFAULT_JSON))
     args = parser.parse_args(argv)
-    run(args.tables, args.seconds, args.workers, args.clients, args.json)
+    if args.think_ms is None:
+        run(args.tables, args.seconds, args.workers, args.clients, args.json)
+    else:
+        run_once(args.tables, args.seconds, args.workers, args.clients, args.json, args.think_ms)
     return 0
 
 

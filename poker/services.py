@@ -34,6 +34,7 @@ from poker import money, table_io
 from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig
 from poker.engine.deck import FairDeck
+from poker.engine.errors import EngineError
 from poker.engine.events import Event as EngineEvent
 from poker.engine.game import act, start_hand
 from poker.engine.showdown import showdown_auto
@@ -81,7 +82,9 @@ class Ctx:
 
     @classmethod
     def of(cls, table: Table, actor: Actor, working: table_io.Working) -> Ctx:
-        return cls(table=table, actor=actor, seat_map=working.seats, heads=working.heads,
+        # The heads are copied: a stale working set must chain onto its own old heads,
+        # which the unique (stream, seq) then refuses, never onto current ones.
+        return cls(table=table, actor=actor, seat_map=working.seats, heads=dict(working.heads),
                    hand=working.hand, state=working.state)  # fmt: skip
 
     def seats(self) -> dict[int, Seat]:
@@ -144,17 +147,16 @@ def _run_command(
     digest = _request_hash(command, request)
     try:
         with transaction.atomic(durable=True):
-            table = table_io.lock(table_id)
+            table, done = table_io.lock(table_id, player_id, key)
             if table is None:
                 raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
-            heads, done = table_io.heads_and_done(table, player_id, key)
             if done is not None:
                 if done.request_hash != digest or done.table_id != table.pk:
                     raise KeyReused(
                         f"Key {key!r} was already used for a different command.", key=key
                     )
                 return {**done.result, "replayed": True}
-            ctx = Ctx.of(table, actor, table_io.take(table, heads))
+            ctx = Ctx.of(table, actor, table_io.take(table))
             outcome = body(ctx)
             if outcome is None:
                 result = {"noop": True, "version": table.version}
@@ -176,11 +178,16 @@ def _run_command(
                 table_io.write(table, events=ctx.pending, turn_hand=ctx.turn_hand, record=record,
                                update=update)  # fmt: skip
                 broadcast_table(table.pk, update)
-    except IntegrityError:
-        # Only a racing duplicate of the same key can get here (the table lock serialises
-        # everything else): the first one won, so answer with its stored outcome.
-        stored = TableCommand.objects.filter(player_id=player_id, key=key).first()
-        if stored is None or stored.request_hash != digest:
+    except (IntegrityError, DomainError, EngineError):
+        # The key was looked up by the statement that waited for the lock, so a duplicate
+        # that committed meanwhile was not seen: this one then failed on the key's unique
+        # index or on the rules (already seated...). Its stored outcome is the answer.
+        stored = (
+            TableCommand.objects.filter(player_id=player_id, key=key).first()
+            if player_id is not None and key
+            else None
+        )
+        if stored is None or stored.request_hash != digest or stored.table_id != table_id:
             raise
         return {**stored.result, "replayed": True}
     working = ctx.working()
@@ -400,7 +407,10 @@ def _finish_hand(ctx: Ctx) -> None:
         results=results,
         rake=state.rake,
     )
-    ctx.balances_stale = True
+    # The settlement nets every seat exactly its result: each stake now holds the final
+    # stack (what the multi-table test checks against the ledger).
+    for i, number in enumerate(hand.seat_numbers):
+        ctx.seat_map[number].stake_account.balance = state.stacks[i]
     hand.ended_at = timezone.now()
     hand.actor_index = None
     hand.deadline = None

@@ -3,18 +3,18 @@
 The rules live in ``poker.services``; this module only moves rows, in as few round trips
 as the database allows, because every player action pays for them:
 
-1. ``lock``: the table row, ``SELECT ... FOR UPDATE`` (commands on one table serialise here).
-2. ``heads_and_done``: after the lock, both stream heads (the table's and the running
-   hand's) and the stored outcome of the client's key, in one statement.
-3. The working set (seats with their stake balances, the running hand and its engine
-   state) comes from this process's cache when it was left by the last committed command
-   on the table, else from the database (see :func:`take`).
-4. ``write``: the command's events, the turn's clock, the table row, the command record
+1. ``lock``: the table row, ``SELECT ... FOR UPDATE`` (commands on one table serialise
+   here), with the stored outcome of the client's key.
+2. ``take``: the working set (seats with their stake balances, the running hand, its
+   engine state and the stream heads) from this process's cache when the last committed
+   command on the table left it there, else from the database.
+3. ``write``: the command's events, the turn's clock, the table row, the command record
    and the update log in one statement.
 
-On PostgreSQL (2) and (4) are raw psycopg statements over arrays, prepared once per
-connection (``config/settings.py`` turns preparation on); elsewhere (SQLite, ``make run``
-on a bare machine) the same effects go through the ORM.
+So a player action costs BEGIN, two statements and COMMIT. On PostgreSQL (1) and (3) are
+raw psycopg statements, prepared once per connection (``config/settings.py`` turns
+preparation on); elsewhere (SQLite, ``make run`` on a bare machine) the same effects go
+through the ORM.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from django.db import connection
 from django.utils import timezone
 
 from handhistory.models import Event
-from handhistory.store import GENESIS, stream_head
+from handhistory.store import stream_head
 from ledger.models import Account
 from poker.engine.state import HandState
 from poker.hands import hand_state
@@ -48,27 +48,7 @@ def _cursor() -> Any:
     return psycopg.Cursor(connection.connection)
 
 
-# --- 1. the lock ---------------------------------------------------------------------------
-
-_TABLE_ATTNAMES = [f.attname for f in Table._meta.concrete_fields]
-_LOCK_SQL = "SELECT {} FROM poker_table WHERE id = %s FOR UPDATE".format(  # noqa: S608 - column names
-    ", ".join(f.column for f in Table._meta.concrete_fields)
-)
-
-
-def lock(table_id: int) -> Table | None:
-    """The table's row, locked until the transaction ends; None when there is none."""
-    if not _raw():
-        return Table.objects.select_for_update().filter(pk=table_id).first()
-    with connection.wrap_database_errors, _cursor() as cursor:
-        cursor.execute(_LOCK_SQL, (table_id,), prepare=True)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    return Table.from_db(connection.alias, _TABLE_ATTNAMES, list(row))
-
-
-# --- 2. stream heads and the key's stored outcome --------------------------------------------
+# --- 1. the lock, and the key's stored outcome ------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -80,51 +60,46 @@ class Done:
     result: dict[str, Any]
 
 
-_HEADS_SQL = """
-SELECT th.seq, th.hash, hh.seq, hh.hash, c.table_id, c.request_hash, c.result
-FROM (VALUES (1)) AS one (x)
-LEFT JOIN LATERAL (SELECT seq, hash FROM handhistory_event WHERE stream = %(table)s::text
-                   ORDER BY seq DESC LIMIT 1) AS th ON true
-LEFT JOIN LATERAL (SELECT seq, hash FROM handhistory_event WHERE stream = %(hand)s::text
-                   ORDER BY seq DESC LIMIT 1) AS hh ON true
+_TABLE_ATTNAMES = [f.attname for f in Table._meta.concrete_fields]
+_LOCK_SQL = """
+SELECT {}, c.table_id, c.request_hash, c.result
+FROM poker_table AS t
 LEFT JOIN poker_tablecommand AS c ON c.player_id = %(player)s::int8 AND c.key = %(key)s::text
-"""
+WHERE t.id = %(table)s::int8
+FOR UPDATE OF t
+""".format(", ".join(f"t.{f.column}" for f in Table._meta.concrete_fields))
 
 
-def heads_and_done(
-    table: Table, player_id: int | None, key: str | None
-) -> tuple[dict[str, Head], Done | None]:
-    """The heads of the table's stream and of its running hand's stream (read after the
-    lock, so they are the committed ones), and the stored outcome of ``key``, if any."""
-    hand_stream = f"hand-{table.current_hand_id}" if table.current_hand_id else None
+def lock(table_id: int, player_id: int | None, key: str | None) -> tuple[Table | None, Done | None]:
+    """The table's row, locked until the transaction ends (None when there is none), and
+    the stored outcome of the player's ``key``, if any.
+
+    The outcome is read in the statement that waited for the lock, so a duplicate that
+    committed meanwhile may be missed: its unique (player, key) index then refuses this
+    command's record and the caller answers with the stored outcome.
+    """
     if not _raw():
-        heads = {table.stream: stream_head(table.stream)}
-        if hand_stream:
-            heads[hand_stream] = stream_head(hand_stream)
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
         command = (
             TableCommand.objects.filter(player_id=player_id, key=key).first()
             if player_id is not None and key
             else None
         )
-        done = command and Done(command.table_id, command.request_hash, command.result)
-        return heads, done
+        return table, command and Done(command.table_id, command.request_hash, command.result)
     with connection.wrap_database_errors, _cursor() as cursor:
         cursor.execute(
-            _HEADS_SQL,
-            {"table": table.stream, "hand": hand_stream, "player": player_id, "key": key},
-            prepare=True,
+            _LOCK_SQL, {"table": table_id, "player": player_id, "key": key}, prepare=True
         )
-        t_seq, t_hash, h_seq, h_hash, c_table, c_hash, c_result = cursor.fetchone()
-    heads = {table.stream: (t_seq, t_hash) if t_seq else (0, GENESIS)}
-    if hand_stream:
-        heads[hand_stream] = (h_seq, h_hash) if h_seq else (0, GENESIS)
-    if c_table is None:
-        return heads, None
+        row = cursor.fetchone()
+    if row is None:
+        return None, None
+    *fields, c_table, c_hash, c_result = row
+    table = Table.from_db(connection.alias, _TABLE_ATTNAMES, fields)
     # Django's connection loads jsonb as text (its JSONField decodes it).
-    return heads, Done(c_table, c_hash, json.loads(c_result))
+    return table, Done(c_table, c_hash, json.loads(c_result)) if c_table is not None else None
 
 
-# --- 3. the working set and this process's cache of it ---------------------------------------
+# --- 2. the working set and this process's cache of it ---------------------------------------
 
 
 @dataclass
@@ -143,33 +118,35 @@ _CACHE_LOCK = threading.Lock()
 _CACHE_LIMIT = 4096
 
 
-def take(table: Table, heads: dict[str, Head]) -> Working:
+def take(table: Table) -> Working:
     """The table's working set, under its row lock.
 
     From the cache when the entry was left by the command that produced the table's
-    current version and its stream heads are the committed ones (so nothing else wrote
-    since); else loaded from the database. The entry is removed while a command works on
-    it, and only a committed command puts it back (:func:`keep`), so a failed command can
-    never leave half-changed objects behind.
+    current version (every committed change goes through a command, and every command
+    bumps the version, so nothing else wrote since); else loaded from the database. The
+    entry is removed while a command works on it, and only a committed command puts it
+    back (:func:`keep`), so a failed command never leaves half-changed objects behind.
+    A stale stream head could not corrupt a stream anyway: its unique (stream, seq)
+    refuses the write.
     """
     with _CACHE_LOCK:
         cached = _CACHE.pop(table.pk, None)
-    if cached is not None:
-        version, working = cached
-        if version == table.version and working.heads == heads:
-            if working.hand is not None:
-                working.hand.table = table
-            return working
+    if cached is not None and cached[0] == table.version:
+        working = cached[1]
+        if working.hand is not None:
+            working.hand.table = table
+        return working
     seats = {
         s.number: s
         for s in Seat.objects.filter(table_id=table.pk).select_related("stake_account", "player")
     }
+    heads = {table.stream: stream_head(table.stream)}
     hand, state = None, None
     if table.current_hand_id is not None:
         hand = Hand.objects.get(pk=table.current_hand_id)
         hand.table = table
-        state = hand_state(hand, head=heads[hand.stream])[0]
-    return Working(seats=seats, hand=hand, state=state, heads=dict(heads))
+        state, heads[hand.stream] = hand_state(hand)
+    return Working(seats=seats, hand=hand, state=state, heads=heads)
 
 
 def keep(table: Table, working: Working) -> None:
@@ -199,7 +176,7 @@ def refresh_balances(seats: Sequence[Seat]) -> None:
         seat.stake_account.balance = balances[seat.stake_account_id]
 
 
-# --- 4. the command's writes -----------------------------------------------------------------
+# --- 3. the command's writes -----------------------------------------------------------------
 
 
 @dataclass(frozen=True)

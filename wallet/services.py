@@ -29,7 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 from django.utils import timezone
 
 from core.errors import InvalidRequest, NotFound
@@ -515,24 +515,29 @@ def hand_settle(
         raise InvalidRequest("A settlement has at least one leg.", code="empty_settlement")
     seats = {p.from_seat_ref for p in payments} | {p.to_seat_ref for p in payments}
     seats |= {r.seat_ref for r in rake}
-    # One query for the seats' accounts (they exist once a player sat down); a missing
-    # one is opened as ``seat_account`` would.
-    accounts = {
-        a.owner_ref: a
-        for a in Account.objects.filter(
-            kind=AccountKind.SEAT_STAKE, owner_ref__in=seats, currency=currency
-        )
+    # One query for the seats' accounts (they exist once a player sat down) and the
+    # house's; one missing is opened as ``seat_account`` / ``house_account`` would.
+    found = Account.objects.filter(
+        Q(kind=AccountKind.SEAT_STAKE, owner_ref__in=seats)
+        | Q(kind=AccountKind.HOUSE_RAKE, owner_ref="house"),
+        currency=currency,
+    )
+    accounts = {(a.kind, a.owner_ref): a for a in found}
+    house = accounts.get((AccountKind.HOUSE_RAKE, "house")) or house_account(
+        kind=AccountKind.HOUSE_RAKE, currency=currency
+    )
+    seat_accounts = {
+        ref: accounts.get((AccountKind.SEAT_STAKE, ref))
+        or seat_account(seat_ref=ref, currency=currency)
+        for ref in sorted(seats)
     }
-    for ref in sorted(seats - accounts.keys()):
-        accounts[ref] = seat_account(seat_ref=ref, currency=currency)
-    house = house_account(kind=AccountKind.HOUSE_RAKE, currency=currency)
     legs: list[TransferRequest] = []
     for index, payment in enumerate(payments):
         legs.append(
             TransferRequest(
                 id=derived_id("hand", hand_ref, "pay", index),
-                debit_account_id=accounts[payment.from_seat_ref].pk,
-                credit_account_id=accounts[payment.to_seat_ref].pk,
+                debit_account_id=seat_accounts[payment.from_seat_ref].pk,
+                credit_account_id=seat_accounts[payment.to_seat_ref].pk,
                 amount=payment.amount,
                 currency=currency,
                 code="pot",
@@ -543,7 +548,7 @@ def hand_settle(
         legs.append(
             TransferRequest(
                 id=derived_id("hand", hand_ref, "rake", index),
-                debit_account_id=accounts[charge.seat_ref].pk,
+                debit_account_id=seat_accounts[charge.seat_ref].pk,
                 credit_account_id=house.pk,
                 amount=charge.amount,
                 currency=currency,

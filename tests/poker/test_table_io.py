@@ -1,0 +1,83 @@
+"""The table path's working set: a process's cached copy is used only when it is current,
+and a failed command never leaves its half-changed copy behind."""
+
+import pytest
+
+from handhistory.models import Event
+from handhistory.verification import verify_chains
+from ledger.models import Transfer
+from poker import table_io
+from poker.engine.betting import legal_actions
+from poker.hands import hand_state
+from poker.models import Hand, Table
+from poker.services import table_act, table_sit
+from tests.poker.conftest import actor_for, key
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _start(table, player):
+    t = table()
+    users = {}
+    for _ in range(3):
+        u = player()
+        users[u.pk] = u
+        table_sit(table_id=t.pk, player_id=u.pk, buy_in=10_000, key=key(), actor=actor_for(u))
+    return t, users
+
+
+def _to_act(t):
+    """(player id, a legal passive action) for the running hand, read from the database."""
+    hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)
+    state = hand_state(hand, use_snapshot=False)[0]
+    legal = legal_actions(state)
+    return hand.player_ids[legal.actor], ("check" if "check" in legal.actions else "call")
+
+
+def _act(t, users):
+    pid, action = _to_act(t)
+    return table_act(table_id=t.pk, player_id=pid, action=action, key=key(),
+                     actor=actor_for(users[pid]))  # fmt: skip
+
+
+def test_a_working_set_left_behind_by_another_process_is_not_used(table, player):
+    t, users = _start(table, player)
+    _act(t, users)
+    stale = dict(table_io._CACHE)  # what this process knew after the first action
+    _act(t, users)  # a command this process's old copy does not know about...
+    table_io._CACHE.update(stale)  # ...as if another process had committed it
+    assert table_io._CACHE[t.pk][0] < Table.objects.get(pk=t.pk).version
+    # The next player acts on the real state, not on the stale copy (on which the same
+    # player would, heads-up on the flop, repeat the last decision and deal the flop again).
+    _act(t, users)
+    assert verify_chains()[1] == []
+    hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)
+    stream = Event.objects.filter(stream=hand.stream)
+    assert stream.filter(type="BoardDealt").count() == 1
+    replayed = hand_state(hand, use_snapshot=False)[0]  # the events replay cleanly...
+    assert table_io._CACHE[t.pk][1].state == replayed  # ...to the state the service holds
+
+
+def test_a_failed_command_leaves_no_half_changed_working_set(table, player, monkeypatch):
+    t, users = _start(table, player)
+    _act(t, users)
+    events, transfers = Event.objects.count(), Transfer.objects.count()
+    version = Table.objects.get(pk=t.pk).version
+
+    def broken_write(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(table_io, "write", broken_write)
+    pid, action = _to_act(t)
+    with pytest.raises(RuntimeError):
+        table_act(table_id=t.pk, player_id=pid, action=action, key=key(),
+                  actor=actor_for(users[pid]))  # fmt: skip
+    monkeypatch.undo()
+    assert t.pk not in table_io._CACHE  # the copy the failed command changed is gone
+    assert (Event.objects.count(), Transfer.objects.count()) == (events, transfers)
+    assert Table.objects.get(pk=t.pk).version == version
+    # The same player's turn again, from the committed state.
+    assert _to_act(t)[0] == pid
+    _act(t, users)
+    assert Table.objects.get(pk=t.pk).version == version + 1
+    assert verify_chains()[1] == []
