@@ -20,6 +20,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import math
 import time
 from typing import Any
 from urllib.parse import parse_qs
@@ -272,7 +273,11 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def _send_private(self) -> None:
         """The ``you`` part of a fresh view; public updates up to the view's version go
         out first so a private frame never runs ahead of the public stream."""
-        view = await _view(self.table_id, self.user_id)
+        # At the version this connection has seen, the process that committed it knows
+        # the view without the database; elsewhere it is read.
+        view = selectors.view_at(
+            table_id=self.table_id, viewer_id=self.user_id, version=self.version
+        ) or await _view(self.table_id, self.user_id)
         version = int(view["version"])
         if version > self.version:
             missed = await _updates_since(table_id=self.table_id, from_version=self.version)
@@ -321,19 +326,25 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # --- client -> server --------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self._frame_allowed():
+        try:
+            frame = parse_frame(text_data, bytes_data)
+        except ProtocolError as error:
+            frame = error
+        wait = self._frame_wait()
+        if wait:
+            # Refused, doing nothing; the key says which frame, so a client can send it
+            # again after ``retry_after_s``.
             await self._send_json(
                 error_frame(
                     "rate_limited",
                     f"At most {FRAME_RATE[0]} frames per {FRAME_RATE[1]:g} s; slow down.",
-                    {"retry_after_s": FRAME_RATE[1]},
+                    {"retry_after_s": wait},
+                    key=frame.key,
                 )
             )
             return
-        try:
-            frame = parse_frame(text_data, bytes_data)
-        except ProtocolError as error:
-            await self._send_json(error.frame())
+        if isinstance(frame, ProtocolError):
+            await self._send_json(frame.frame())
             return
         try:
             await getattr(self, f"_on_{frame.type}")(frame)
@@ -350,16 +361,17 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 body["key"] = frame.key
             await self._send_json(body)
 
-    def _frame_allowed(self) -> bool:
+    def _frame_wait(self) -> float:
         """A token bucket per connection: a flood of frames (resyncs asking for snapshots,
-        pings) cannot monopolise the process; refused frames do nothing."""
+        pings) cannot monopolise the process. 0 when this frame may run, else the seconds
+        until it could (refused frames do nothing)."""
         capacity, per_seconds = FRAME_RATE
         now = time.monotonic()
         tokens, last = getattr(self, "_bucket", (float(capacity), now))
         tokens = min(float(capacity), tokens + (now - last) * capacity / per_seconds)
         allowed = tokens >= 1.0
         self._bucket = (tokens - 1.0 if allowed else tokens, now)
-        return allowed
+        return 0.0 if allowed else math.ceil((1.0 - tokens) * per_seconds / capacity * 1000) / 1000
 
     def _player(self) -> int:
         if self.user_id is None:

@@ -17,6 +17,7 @@ from django.db.models import Avg, Count
 from core.errors import NotFound
 from handhistory.models import HandSummary
 from handhistory.store import stream_events
+from poker import table_io
 from poker.engine.betting import legal_actions
 from poker.engine.cards import format_cards
 from poker.engine.events import event_from_dict
@@ -148,22 +149,7 @@ def _view(
             )
         seat_rows.append(row)
         if seat.player_id == viewer_id:
-            you = {
-                "seat": seat.number,
-                "state": seat.state,
-                "hole_cards": None,
-                "legal_actions": None,
-            }
-            if state is not None and i is not None:
-                you["hole_cards"] = format_cards(state.hole_cards_of(i))
-                legal = legal_actions(state)
-                if legal is not None and legal.actor == i:
-                    you["legal_actions"] = {
-                        "actions": list(legal.actions),
-                        "call_amount": legal.call_amount,
-                        "min_to": legal.min_to,
-                        "max_to": legal.max_to,
-                    }
+            you = _you(seat.number, seat.state, state, i)
     hand_view = None
     if hand is not None and state is not None:
         actor = state.actor
@@ -189,6 +175,38 @@ def _view(
         "hand": hand_view,
         "you": you,
     }
+
+
+def _you(seat: int, seat_state: str, state: HandState | None, index: int | None) -> dict[str, Any]:
+    """The private part of a view: the viewer's seat, own hole cards and legal actions."""
+    you: dict[str, Any] = {"seat": seat, "state": seat_state, "hole_cards": None,
+                           "legal_actions": None}  # fmt: skip
+    if state is not None and index is not None:
+        you["hole_cards"] = format_cards(state.hole_cards_of(index))
+        legal = legal_actions(state)
+        if legal is not None and legal.actor == index:
+            you["legal_actions"] = {
+                "actions": list(legal.actions),
+                "call_amount": legal.call_amount,
+                "min_to": legal.min_to,
+                "max_to": legal.max_to,
+            }
+    return you
+
+
+def view_at(*, table_id: int, viewer_id: int | None, version: int) -> dict[str, Any] | None:
+    """The viewer's view at ``version`` without the database, from what the command that
+    committed that version in THIS process published (``table_io.publish``); None when
+    this process did not commit it (then read ``table_view``)."""
+    basis = table_io.published(table_id)
+    if basis is None or basis.version != version:
+        return None
+    you = None
+    row = next((r for r in basis.public["seats"] if r["player_id"] == viewer_id), None)
+    if row is not None:
+        index = basis.player_ids.index(viewer_id) if viewer_id in basis.player_ids else None
+        you = _you(row["seat"], row["state"], basis.state, index)
+    return {**basis.public, "you": you}
 
 
 def hand_detail(*, hand_id: int, viewer_id: int | None, full: bool = False) -> dict[str, Any]:

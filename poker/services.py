@@ -160,6 +160,7 @@ def _run_command(
             outcome = body(ctx)
             if outcome is None:
                 result = {"noop": True, "version": table.version}
+                working = ctx.working()
             else:
                 table.version += 1
                 result = {**outcome, "version": table.version}
@@ -177,6 +178,13 @@ def _run_command(
                 )
                 table_io.write(table, events=ctx.pending, turn_hand=ctx.turn_hand, record=record,
                                update=update)  # fmt: skip
+                working = ctx.working()
+                basis = table_io.Published(
+                    version=table.version, public=update["public"], state=working.state,
+                    player_ids=tuple(working.hand.player_ids) if working.hand else (),
+                )  # fmt: skip
+                # Readers of this process see the version before its broadcast arrives.
+                transaction.on_commit(lambda: table_io.publish(table.pk, basis))
                 broadcast_table(table.pk, update)
     except (IntegrityError, DomainError, EngineError):
         # The key was looked up by the statement that waited for the lock, so a duplicate
@@ -190,7 +198,6 @@ def _run_command(
         if stored is None or stored.request_hash != digest or stored.table_id != table_id:
             raise
         return {**stored.result, "replayed": True}
-    working = ctx.working()
     table_io.keep(table, working)
     if working.hand is not None and working.state is not None:
         remember(working.hand.pk, working.heads[working.hand.stream][1], working.state)

@@ -113,7 +113,10 @@ class Working:
     heads: dict[str, Head]
 
 
-_CACHE: dict[int, tuple[int, Working]] = {}
+#: table id -> (the table's identity: created_at and version, working set). The creation
+#: time tells a table apart from an earlier one that had its id (a database reset or
+#: restore under a running process), whose versions may coincide.
+_CACHE: dict[int, tuple[tuple[Any, int], Working]] = {}
 _CACHE_LOCK = threading.Lock()
 _CACHE_LIMIT = 4096
 
@@ -131,7 +134,7 @@ def take(table: Table) -> Working:
     """
     with _CACHE_LOCK:
         cached = _CACHE.pop(table.pk, None)
-    if cached is not None and cached[0] == table.version:
+    if cached is not None and cached[0] == (table.created_at, table.version):
         working = cached[1]
         if working.hand is not None:
             working.hand.table = table
@@ -154,7 +157,7 @@ def keep(table: Table, working: Working) -> None:
     with _CACHE_LOCK:
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[table.pk] = (table.version, working)
+        _CACHE[table.pk] = ((table.created_at, table.version), working)
 
 
 def peek(table_id: int) -> Working | None:
@@ -163,6 +166,39 @@ def peek(table_id: int) -> Working | None:
     benchmark's bots). Never use it to decide anything in a command."""
     cached = _CACHE.get(table_id)
     return cached[1] if cached is not None else None
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a committed command left for readers of its version: the public view, and
+    the running hand's players and engine state (immutable), from which any seated
+    viewer's private part is computed (``selectors.view_at``)."""
+
+    version: int
+    public: dict[str, Any]
+    player_ids: tuple[int, ...]
+    state: HandState | None
+
+
+_PUBLISHED: dict[int, Published] = {}
+
+
+def publish(table_id: int, basis: Published) -> None:
+    """Makes ``basis`` what readers of this process see for the table (on commit).
+
+    Always replaces: a reader asks for the version it received, which the command that
+    committed it published first, so an entry overtaken by a later commit is only a miss;
+    and a table that reuses an id (a reset database) replaces the old table's entry with
+    its first command, before any reader can have seen one of its versions.
+    """
+    with _CACHE_LOCK:
+        if table_id not in _PUBLISHED and len(_PUBLISHED) >= _CACHE_LIMIT:
+            _PUBLISHED.pop(next(iter(_PUBLISHED)))
+        _PUBLISHED[table_id] = basis
+
+
+def published(table_id: int) -> Published | None:
+    return _PUBLISHED.get(table_id)
 
 
 def refresh_balances(seats: Sequence[Seat]) -> None:

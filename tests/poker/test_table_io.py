@@ -46,7 +46,7 @@ def test_a_working_set_left_behind_by_another_process_is_not_used(table, player)
     stale = dict(table_io._CACHE)  # what this process knew after the first action
     _act(t, users)  # a command this process's old copy does not know about...
     table_io._CACHE.update(stale)  # ...as if another process had committed it
-    assert table_io._CACHE[t.pk][0] < Table.objects.get(pk=t.pk).version
+    assert table_io._CACHE[t.pk][0][1] < Table.objects.get(pk=t.pk).version
     # The next player acts on the real state, not on the stale copy (on which the same
     # player would, heads-up on the flop, repeat the last decision and deal the flop again).
     _act(t, users)
@@ -56,6 +56,24 @@ def test_a_working_set_left_behind_by_another_process_is_not_used(table, player)
     assert stream.filter(type="BoardDealt").count() == 1
     replayed = hand_state(hand, use_snapshot=False)[0]  # the events replay cleanly...
     assert table_io._CACHE[t.pk][1].state == replayed  # ...to the state the service holds
+
+
+def test_a_working_set_of_an_earlier_table_with_the_same_id_is_not_used(table, player):
+    """A database reset under a running process reuses table ids, and versions coincide."""
+    from datetime import timedelta
+
+    t, users = _start(table, player)
+    _act(t, users)
+    (created_at, _), stale = table_io._CACHE[t.pk]
+    _act(t, users)
+    now = Table.objects.get(pk=t.pk).version
+    # The old copy, as if left by an earlier table 1 that was at this version too.
+    table_io._CACHE[t.pk] = ((created_at - timedelta(days=1), now), stale)
+    _act(t, users)
+    hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)
+    assert Event.objects.filter(stream=hand.stream, type="BoardDealt").count() == 1
+    assert table_io._CACHE[t.pk][1].state == hand_state(hand, use_snapshot=False)[0]
+    assert verify_chains()[1] == []
 
 
 def test_a_failed_command_leaves_no_half_changed_working_set(table, player, monkeypatch):
@@ -81,3 +99,20 @@ def test_a_failed_command_leaves_no_half_changed_working_set(table, player, monk
     _act(t, users)
     assert Table.objects.get(pk=t.pk).version == version + 1
     assert verify_chains()[1] == []
+
+
+def test_the_view_a_command_publishes_is_the_view_read_from_the_database(table, player):
+    from poker.selectors import table_view, view_at
+
+    t, users = _start(table, player)
+    viewers = [*users, None, 10**9]  # the players, an anonymous spectator, a stranger
+    compared = 0
+    for _ in range(40):  # several hands: deals, turns, showdowns, the next hand's start
+        _act(t, users)
+        version = Table.objects.get(pk=t.pk).version
+        for viewer in viewers:
+            fast = view_at(table_id=t.pk, viewer_id=viewer, version=version)
+            assert fast == table_view(table_id=t.pk, viewer_id=viewer)
+            compared += 1
+        assert view_at(table_id=t.pk, viewer_id=None, version=version - 1) is None
+    assert compared == 40 * len(viewers)

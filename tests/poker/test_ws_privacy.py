@@ -14,6 +14,7 @@ store (``hand_detail(full=True)``). Then:
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from typing import Any
@@ -156,10 +157,14 @@ async def test_twenty_hands_over_websockets_leak_no_hole_cards_and_keep_order():
         action, amount = choose(you[actor]["legal_actions"], rng)
         counter += 1
         frame_key = f"a-{counter}"
-        await conns[actor].send(
-            type="act", action=action, amount=amount, version=version, key=frame_key
-        )
-        ack = await conns[actor].reply(frame_key)
+        while True:  # a bot acts faster than the frame rate allows: wait as told, resend
+            await conns[actor].send(
+                type="act", action=action, amount=amount, version=version, key=frame_key
+            )
+            ack = await conns[actor].reply(frame_key)
+            if ack.get("code") != "rate_limited":
+                break
+            await asyncio.sleep(ack["extra"]["retry_after_s"])
         assert ack["type"] == "ack", ack
         actions += 1
         new_version = ack["result"]["version"]

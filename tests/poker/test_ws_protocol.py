@@ -564,7 +564,11 @@ async def test_a_frame_flood_is_rate_limited_and_the_connection_recovers():
     limited = [r for r in replies if r.get("code") == "rate_limited"]
     assert len(limited) >= 15
     assert all(r["type"] in ("pong", "error") for r in replies)
-    await asyncio.sleep(FRAME_RATE[1] / FRAME_RATE[0] * 3)  # a few tokens come back
+    # Each refusal names its frame and the true wait for the next token.
+    assert {r["key"] for r in limited} <= {f"f{i}" for i in range(FRAME_RATE[0], burst)}
+    refill = FRAME_RATE[1] / FRAME_RATE[0]
+    assert all(0 < r["extra"]["retry_after_s"] <= refill + 0.001 for r in limited)
+    await asyncio.sleep(refill * 3)  # a few tokens come back
     await ws.send(type="ping", key="after")
     assert await ws.recv() == {"type": "pong", "key": "after"}
     await ws.close()
