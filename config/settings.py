@@ -149,9 +149,12 @@ CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX", "asgi") + os.environ.get(
     "PYTEST_XDIST_WORKER", ""
 )
 if REDIS_URL:
+    # Pub/sub: a group send is one PUBLISH, delivered at most once to the connections
+    # subscribed at that moment. A frame lost that way (a reconnecting subscriber) is a
+    # version gap, which the client closes with ``resync`` (docs/protocol.md).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
         }
     }

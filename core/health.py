@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import Callable
@@ -34,9 +35,15 @@ def _check_channel_layer() -> str:
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer configured")
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.send)(channel, {"type": "health.ping"})
-    message = async_to_sync(layer.receive)(channel)
+
+    async def round_trip() -> dict[str, object]:
+        # One event loop for the whole trip: a pub/sub layer's subscription lives in the
+        # loop that made it.
+        channel = await layer.new_channel()
+        await layer.send(channel, {"type": "health.ping"})
+        return dict(await asyncio.wait_for(layer.receive(channel), 5))
+
+    message = async_to_sync(round_trip)()
     if message.get("type") != "health.ping":
         raise RuntimeError("channel layer round-trip failed")
     return type(layer).__name__

@@ -23,7 +23,7 @@ def test_healthz_reports_every_backend_ok_on_real_services(client):
         "backend": "postgresql",
     }
     assert body["checks"]["cache"]["backend"] == "RedisCache"
-    assert body["checks"]["channel_layer"]["backend"] == "RedisChannelLayer"
+    assert body["checks"]["channel_layer"]["backend"] == "RedisPubSubChannelLayer"
     assert body["checks"]["broker"]["ok"] is True
 
 

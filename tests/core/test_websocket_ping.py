@@ -23,7 +23,7 @@ def _token_for(username):
 
 
 def test_the_channel_layer_under_test_is_redis():
-    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+    assert type(get_channel_layer()).__name__ == "RedisPubSubChannelLayer"
     assert settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] == [settings.REDIS_URL]
 
 
