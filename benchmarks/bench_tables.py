@@ -40,6 +40,7 @@ TARGET_P99_MS = 50.0
 #: for the same cores (measured 2026-11-23 on 2 cores: 4 workers gave the same actions/s
 #: with twice the p99).
 WORKERS = os.cpu_count() or 2
+THREADS = 2
 
 
 def _setup(env: dict[str, str], tables: int, players: int) -> list[int]:
@@ -74,8 +75,32 @@ def _setup(env: dict[str, str], tables: int, players: int) -> list[int]:
     return ids
 
 
-def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int, out: Any) -> None:
+def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int, threads: int,
+            out: Any) -> None:  # fmt: skip
+    """One worker process: ``threads`` bot threads, each playing its share of the tables
+    (a thread's wait on PostgreSQL is another's turn to run Python)."""
+    import threading
+
     django_setup(env)
+    results: list[dict[str, Any]] = []
+    bots = [
+        threading.Thread(target=lambda i=i: results.append(
+            _play(table_ids[i::threads], seconds, seed * threads + i)))
+        for i in range(threads)
+    ]  # fmt: skip
+    for bot in bots:
+        bot.start()
+    for bot in bots:
+        bot.join()
+    out.put({
+        "latencies": [x for r in results for x in r["latencies"]],
+        "hands": sum(r["hands"] for r in results),
+        "errors": sum(r["errors"] for r in results),
+    })  # fmt: skip
+
+
+def _play(table_ids: list[int], seconds: float, seed: int) -> dict[str, Any]:
+    """A bot thread: acts at each of its tables in turn, with random legal actions."""
     from django.db import connection
 
     from handhistory.store import Actor
@@ -92,7 +117,7 @@ def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int
     counter = 0
 
     def current(table_id: int) -> tuple[Any, Any] | None:
-        """The running hand and its state. Each table has one bot process, so the working
+        """The running hand and its state. Each table has one bot thread, so the working
         set its own last command left in this process is current; only a table this
         process has not acted at yet is read from the database."""
         working = table_io.peek(table_id)
@@ -139,7 +164,7 @@ def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int
             if time.perf_counter() >= deadline:
                 break
     connection.close()
-    out.put({"latencies": latencies, "hands": hands_ended, "errors": errors})
+    return {"latencies": latencies, "hands": hands_ended, "errors": errors}
 
 
 def _load_costs(env: dict[str, str]) -> dict[str, float]:
@@ -164,6 +189,7 @@ def run(
     seconds: float = 20.0,
     tables: int = 100,
     workers: int = WORKERS,
+    threads: int = THREADS,
     json_path: Path | str | None = DEFAULT_JSON,
 ) -> dict[str, Any]:
     url = server_url()
@@ -180,7 +206,7 @@ def run(
         out = ctx.Queue()
         chunks = [table_ids[i::workers] for i in range(workers)]
         procs = [
-            ctx.Process(target=_worker, args=(env, chunk, seconds, i, out))
+            ctx.Process(target=_worker, args=(env, chunk, seconds, i, threads, out))
             for i, chunk in enumerate(chunks)
         ]
         started = time.perf_counter()
@@ -202,6 +228,7 @@ def run(
         "tables": tables,
         "bots_per_table": 6,
         "workers": workers,
+        "threads_per_worker": threads,
         "seconds": round(elapsed, 2),
         "setup_seconds": round(setup_s, 1),
         "actions": actions,
@@ -232,9 +259,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--workers", type=int, default=WORKERS)
+    parser.add_argument("--threads", type=int, default=THREADS, help="bot threads per worker")
     parser.add_argument("--json", default=str(DEFAULT_JSON))
     args = parser.parse_args(argv)
-    run(args.seconds, args.tables, args.workers, args.json)
+    run(args.seconds, args.tables, args.workers, args.threads, args.json)
     return 0
 
 

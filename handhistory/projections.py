@@ -15,15 +15,18 @@ from django.db import transaction
 from handhistory.models import Event, HandSummary, PlayerHandResult
 from poker.engine.cards import format_cards
 from poker.engine.events import CardsShown, PotAwarded, event_from_dict
+from poker.engine.state import HandState
 from poker.engine.transitions import replay
 
 
 def summarize(
-    hand: Any, payloads: list[dict[str, Any]]
+    hand: Any, payloads: list[dict[str, Any]], state: HandState | None = None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(summary fields, per-player result fields) for a finished hand."""
+    """(summary fields, per-player result fields) for a finished hand; ``state``, when
+    the caller holds it, is the replay of ``payloads`` (the engine is deterministic)."""
     events = [event_from_dict(p) for p in payloads]
-    state = replay(events)
+    if state is None:
+        state = replay(events)
     seats = list(hand.seat_numbers)
     players = list(hand.player_ids)
     table = hand.table
@@ -80,13 +83,19 @@ def summarize(
     return summary, results
 
 
-def project_hand(hand: Any) -> None:
+def project_hand(
+    hand: Any, *, payloads: list[dict[str, Any]] | None = None, state: HandState | None = None
+) -> None:
     """Writes the projections of a just-finished hand, which has none yet (inside the
-    caller's transaction; ``rebuild_all`` clears them first)."""
-    payloads = list(
-        Event.objects.filter(stream=hand.stream).order_by("seq").values_list("payload", flat=True)
-    )
-    summary, results = summarize(hand, payloads)
+    caller's transaction; ``rebuild_all`` clears them first). The table service passes
+    the hand's event payloads and final state it holds; otherwise they are read back."""
+    if payloads is None:
+        payloads = list(
+            Event.objects.filter(stream=hand.stream)
+            .order_by("seq")
+            .values_list("payload", flat=True)
+        )
+    summary, results = summarize(hand, payloads, state)
     HandSummary.objects.create(hand=hand, **summary)
     PlayerHandResult.objects.bulk_create([PlayerHandResult(hand=hand, **r) for r in results])
 

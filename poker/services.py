@@ -75,8 +75,11 @@ class Ctx:
     broadcasts: list[dict[str, Any]] = field(default_factory=list)
     #: Chained event rows not yet inserted (``write`` or ``flush`` inserts them).
     pending: list[dict[str, Any]] = field(default_factory=list)
-    #: The hand whose turn clock changed (written with the command).
-    turn_hand: Hand | None = None
+    #: Hands whose row changed (a turn's clock, a hand's end), written with the command.
+    changed_hands: dict[int, Hand] = field(default_factory=dict)
+    #: The running hand's event payloads so far, in order, when this process has them
+    #: all (the projection of a finished hand is then computed without reading them back).
+    hand_payloads: list[dict[str, Any]] | None = None
     #: Money moved in this command: the seats' stake balances must be read again.
     balances_stale: bool = False
 
@@ -85,7 +88,8 @@ class Ctx:
         # The heads are copied: a stale working set must chain onto its own old heads,
         # which the unique (stream, seq) then refuses, never onto current ones.
         return cls(table=table, actor=actor, seat_map=working.seats, heads=dict(working.heads),
-                   hand=working.hand, state=working.state)  # fmt: skip
+                   hand=working.hand, state=working.state,
+                   hand_payloads=working.hand_payloads)  # fmt: skip
 
     def seats(self) -> dict[int, Seat]:
         """Seats by number, with current stake balances."""
@@ -102,6 +106,8 @@ class Ctx:
                      head=self.heads.get(stream, (0, GENESIS)))  # fmt: skip
         self.heads[stream] = (rows[-1]["seq"], rows[-1]["hash"])
         self.pending.extend(rows)
+        if self.hand is not None and stream == self.hand.stream and self.hand_payloads is not None:
+            self.hand_payloads.extend(e.payload for e in events)
 
     def flush(self) -> None:
         """Inserts the pending events now, for what reads them back in this command."""
@@ -119,6 +125,7 @@ class Ctx:
         return table_io.Working(
             seats=self.seats(), hand=hand, state=self.state if hand is not None else None,
             heads={stream: self.heads.get(stream, (0, GENESIS)) for stream in streams},
+            hand_payloads=self.hand_payloads if hand is not None else None,
         )  # fmt: skip
 
 
@@ -176,7 +183,8 @@ def _run_command(
                     if player_id is not None and key
                     else None
                 )
-                table_io.write(table, events=ctx.pending, turn_hand=ctx.turn_hand, record=record,
+                table_io.write(table, events=ctx.pending, hands=list(ctx.changed_hands.values()),
+                               record=record,
                                update=update)  # fmt: skip
                 working = ctx.working()
                 basis = table_io.Published(
@@ -328,6 +336,7 @@ def _maybe_start_hand(ctx: Ctx) -> None:
     _table_event(ctx, "HandBegan", {"hand": hand.pk, "number": hand.number, "button_seat": button,
                                      "seats": hand.seat_numbers})  # fmt: skip
     ctx.hand = hand
+    ctx.hand_payloads = []
     state, events = start_hand(config, FairDeck())
     ctx.state = state
     _append_engine(ctx, events, SYSTEM)
@@ -382,7 +391,7 @@ def _start_turn(ctx: Ctx, seat: Seat, actor: int) -> None:
     ctx.hand.actor_index = actor
     ctx.hand.turn_started_at = now
     ctx.hand.deadline = deadline
-    ctx.turn_hand = ctx.hand
+    ctx.changed_hands[ctx.hand.pk] = ctx.hand
     _table_event(ctx, "TurnStarted", {
         "hand": ctx.hand.pk, "seat": seat.number, "player": seat.player_id,
         "started_at": now.isoformat(), "deadline": deadline.isoformat(),
@@ -421,9 +430,10 @@ def _finish_hand(ctx: Ctx) -> None:
     hand.ended_at = timezone.now()
     hand.actor_index = None
     hand.deadline = None
-    hand.save(update_fields=["ended_at", "actor_index", "deadline"])
-    ctx.flush()
-    project_hand(hand)
+    ctx.changed_hands[hand.pk] = hand
+    if ctx.hand_payloads is None:  # this process joined mid-hand: read the events back
+        ctx.flush()
+    project_hand(hand, payloads=ctx.hand_payloads, state=state)
     table.current_hand = None
     _table_event(
         ctx,

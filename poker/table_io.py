@@ -8,8 +8,8 @@ as the database allows, because every player action pays for them:
 2. ``take``: the working set (seats with their stake balances, the running hand, its
    engine state and the stream heads) from this process's cache when the last committed
    command on the table left it there, else from the database.
-3. ``write``: the command's events, the turn's clock, the table row, the command record
-   and the update log in one statement.
+3. ``write``: the command's events, the changed hand rows (a turn's clock, a hand's end),
+   the table row, the command record and the update log in one statement.
 
 So a player action costs BEGIN, two statements and COMMIT. On PostgreSQL (1) and (3) are
 raw psycopg statements, prepared once per connection (``config/settings.py`` turns
@@ -111,6 +111,8 @@ class Working:
     hand: Hand | None
     state: HandState | None
     heads: dict[str, Head]
+    #: The running hand's event payloads, when this process saw the hand from its start.
+    hand_payloads: list[dict[str, Any]] | None = None
 
 
 #: table id -> (the table's identity: created_at and version, working set). The creation
@@ -239,11 +241,14 @@ FROM jsonb_to_recordset(%(events)s::jsonb) AS e (
 """
 _WRITE_SQL = f"""
 WITH events AS ({_INSERT_EVENTS}),
-turn AS (
-    UPDATE poker_hand
-    SET actor_index = %(actor_index)s::int2, turn_started_at = %(turn_started_at)s::timestamptz,
-        deadline = %(deadline)s::timestamptz
-    WHERE id = %(turn_hand)s::int8
+hands AS (
+    UPDATE poker_hand AS h
+    SET actor_index = x.actor_index, turn_started_at = x.turn_started_at,
+        deadline = x.deadline, ended_at = x.ended_at
+    FROM jsonb_to_recordset(%(hands)s::jsonb) AS x (
+        id int8, actor_index int2, turn_started_at timestamptz, deadline timestamptz,
+        ended_at timestamptz)
+    WHERE h.id = x.id
 ),
 command AS (
     INSERT INTO poker_tablecommand
@@ -264,7 +269,15 @@ WHERE id = %(table)s::int8
 """  # noqa: S608 - only constants are interpolated; values are parameters
 
 
-def _events_json(rows: Sequence[dict[str, Any]]) -> str:
+#: What a command changes in a hand's row (the rest is fixed when the hand starts).
+_HAND_FIELDS = ["actor_index", "turn_started_at", "deadline", "ended_at"]
+
+
+def _hand_row(hand: Hand) -> dict[str, Any]:
+    return {"id": hand.pk, **{f: getattr(hand, f) for f in _HAND_FIELDS}}
+
+
+def _json_rows(rows: Sequence[dict[str, Any]]) -> str:
     return json.dumps(rows, default=lambda at: at.isoformat(timespec="microseconds"))
 
 
@@ -277,24 +290,25 @@ def insert_events(rows: Sequence[dict[str, Any]]) -> None:
         Event.objects.bulk_create([Event(**row) for row in rows])
         return
     with connection.wrap_database_errors, _cursor() as cursor:
-        cursor.execute(_INSERT_EVENTS, {"events": _events_json(rows)}, prepare=True)
+        cursor.execute(_INSERT_EVENTS, {"events": _json_rows(rows)}, prepare=True)
 
 
 def write(
     table: Table,
     *,
     events: Sequence[dict[str, Any]],
-    turn_hand: Hand | None,
+    hands: Sequence[Hand],
     record: Record | None,
     update: dict[str, Any],
 ) -> None:
-    """A command's remaining writes: its events, the clock of the turn it started (if
-    any), the table row, its idempotency record and the public update of this version."""
+    """A command's remaining writes: its events, the hands whose row it changed (a turn's
+    clock, a hand's end), the table row, its idempotency record and the public update of
+    this version."""
     now = timezone.now()
     if not _raw():
         insert_events(events)
-        if turn_hand is not None:
-            turn_hand.save(update_fields=["actor_index", "turn_started_at", "deadline"])
+        for hand in hands:
+            hand.save(update_fields=_HAND_FIELDS)
         table.save(
             update_fields=["version", "button_seat", "hands_played", "current_hand", "status"]
         )
@@ -306,11 +320,8 @@ def write(
         TableUpdate.objects.create(table=table, version=table.version, payload=update)
         return
     params = {
-        "events": _events_json(events),
-        "actor_index": turn_hand.actor_index if turn_hand else None,
-        "turn_started_at": turn_hand.turn_started_at if turn_hand else None,
-        "deadline": turn_hand.deadline if turn_hand else None,
-        "turn_hand": turn_hand.pk if turn_hand else None,
+        "events": _json_rows(events),
+        "hands": _json_rows([_hand_row(h) for h in hands]),
         "table": table.pk,
         "player": record.player_id if record else None,
         "key": record.key if record else None,

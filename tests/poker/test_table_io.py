@@ -116,3 +116,34 @@ def test_the_view_a_command_publishes_is_the_view_read_from_the_database(table, 
             compared += 1
         assert view_at(table_id=t.pk, viewer_id=None, version=version - 1) is None
     assert compared == 40 * len(viewers)
+
+
+@pytest.mark.parametrize("joined_mid_hand", [False, True])
+def test_a_finished_hand_is_projected_as_its_events_rebuild_it(table, player, joined_mid_hand):
+    """The projection is computed from the events this process holds, or, when it took
+    the table over mid-hand (another process ran the start), from the events read back."""
+    from django.core.management import call_command
+
+    from handhistory.models import HandSummary, PlayerHandResult
+
+    t, users = _start(table, player)
+    first = Table.objects.get(pk=t.pk).current_hand_id
+    _act(t, users)
+    if joined_mid_hand:
+        table_io._CACHE.clear()
+    while Table.objects.get(pk=t.pk).current_hand_id == first:
+        _act(t, users)
+    assert Hand.objects.get(pk=first).ended_at is not None
+
+    def rows():
+        return (
+            list(HandSummary.objects.filter(hand_id=first).values()),
+            list(PlayerHandResult.objects.filter(hand_id=first).order_by("player_id")
+                 .values("player_id", "seat", "starting_stack", "final_stack", "net", "won",
+                         "showed", "ended_at")),
+        )  # fmt: skip
+
+    before = rows()
+    assert before[0] and len(before[1]) == len(Hand.objects.get(pk=first).player_ids)
+    call_command("rebuild_projections")
+    assert rows() == before
