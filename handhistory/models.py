@@ -33,11 +33,13 @@ class Event(models.Model):
     client_ip = models.GenericIPAddressField(null=True, blank=True)
     device_id = models.CharField(max_length=128, blank=True, default="")
     prev_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64, unique=True)
+    hash = models.CharField(max_length=64)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["stream", "seq"], name="event_stream_seq_unique"),
+            # A constraint, not ``unique=True``: no second (LIKE) index on every insert.
+            models.UniqueConstraint(fields=["hash"], name="event_hash_unique"),
             models.CheckConstraint(condition=models.Q(seq__gte=1), name="event_seq_positive"),
         ]
         indexes = [models.Index(fields=["type", "position"])]
@@ -54,7 +56,11 @@ class HandSummary(models.Model):
     hand = models.OneToOneField(
         "poker.Hand", primary_key=True, on_delete=models.PROTECT, related_name="summary"
     )
-    table = models.ForeignKey("poker.Table", on_delete=models.PROTECT, related_name="+")
+    # Indexed by (table, -ended_at), as the result's hand and player are by their
+    # constraint and index: a second index would only cost writes.
+    table = models.ForeignKey(
+        "poker.Table", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     number = models.PositiveIntegerField()
     variant = models.CharField(max_length=2)
     currency = models.CharField(max_length=8)
@@ -79,10 +85,13 @@ class HandSummary(models.Model):
 class PlayerHandResult(models.Model):
     """Projection: one player's result in one hand."""
 
-    hand = models.ForeignKey("poker.Hand", on_delete=models.PROTECT, related_name="results")
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_results"
+    hand = models.ForeignKey(
+        "poker.Hand", on_delete=models.PROTECT, related_name="results", db_index=False
     )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_results",
+        db_index=False,
+    )  # fmt: skip
     table = models.ForeignKey("poker.Table", on_delete=models.PROTECT, related_name="+")
     seat = models.PositiveSmallIntegerField()
     starting_stack = models.BigIntegerField()

@@ -144,7 +144,9 @@ class TableCommand(models.Model):
     outcome, written in the same transaction as the command's effects."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    # Indexed by the (player, key) constraint: a second index would only cost writes.
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                               related_name="+", db_index=False)  # fmt: skip
     key = models.CharField(max_length=128)
     command = models.CharField(max_length=16)
     request_hash = models.CharField(max_length=64)
@@ -165,7 +167,8 @@ class TableUpdate(models.Model):
     missed some can resync in order. Written in the command's transaction (so versions
     are gap-free and ordered); pruned to the recent past by a periodic task."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the (table, version) constraint.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", db_index=False)
     version = models.BigIntegerField()
     payload = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
