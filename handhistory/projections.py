@@ -8,9 +8,11 @@ fixed metadata.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from django.db import transaction
+import psycopg
+from django.db import connection, transaction
 
 from handhistory.models import Event, HandSummary, PlayerHandResult
 from poker.engine.cards import format_cards
@@ -96,8 +98,38 @@ def project_hand(
             .values_list("payload", flat=True)
         )
     summary, results = summarize(hand, payloads, state)
-    HandSummary.objects.create(hand=hand, **summary)
-    PlayerHandResult.objects.bulk_create([PlayerHandResult(hand=hand, **r) for r in results])
+    if connection.vendor != "postgresql":
+        HandSummary.objects.create(hand=hand, **summary)
+        PlayerHandResult.objects.bulk_create([PlayerHandResult(hand=hand, **r) for r in results])
+        return
+    rows = {
+        "summary": {"hand_id": hand.pk, **summary},
+        "results": [{"hand_id": hand.pk, **r} for r in results],
+    }
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(_INSERT_SQL, {k: _json(v) for k, v in rows.items()}, prepare=True)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, default=lambda at: at.isoformat(timespec="microseconds"))
+
+
+def _insert_sql() -> str:
+    """Both projections in one statement (the hot path's hand end), rows given as JSON."""
+    summary, result = HandSummary._meta, PlayerHandResult._meta
+    s_cols = ", ".join(f.column for f in summary.concrete_fields)
+    r_cols = ", ".join(f.column for f in result.concrete_fields if not f.primary_key)
+    return f"""
+WITH summary AS (
+    INSERT INTO {summary.db_table} ({s_cols})
+    SELECT {s_cols} FROM jsonb_populate_record(NULL::{summary.db_table}, %(summary)s::jsonb)
+)
+INSERT INTO {result.db_table} ({r_cols})
+SELECT {r_cols} FROM jsonb_populate_recordset(NULL::{result.db_table}, %(results)s::jsonb)
+"""  # noqa: S608 - only the models' own table and column names are interpolated
+
+
+_INSERT_SQL = _insert_sql()
 
 
 def rebuild_all() -> int:

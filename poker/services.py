@@ -20,8 +20,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.db.models.functions import Least
 from django.utils import timezone
 
 from core.broadcast import broadcast_table
@@ -77,6 +75,8 @@ class Ctx:
     pending: list[dict[str, Any]] = field(default_factory=list)
     #: Hands whose row changed (a turn's clock, a hand's end), written with the command.
     changed_hands: dict[int, Hand] = field(default_factory=dict)
+    #: Seats whose blind and time-bank state changed (a hand's start), likewise.
+    changed_seats: dict[int, Seat] = field(default_factory=dict)
     #: The running hand's event payloads so far, in order, when this process has them
     #: all (the projection of a finished hand is then computed without reading them back).
     hand_payloads: list[dict[str, Any]] | None = None
@@ -166,6 +166,9 @@ def _run_command(
             ctx = Ctx.of(table, actor, table_io.take(table))
             outcome = body(ctx)
             if outcome is None:
+                # Nothing changed, so nothing is written (events, hands and seats are
+                # only ever written with a new version).
+                assert not (ctx.pending or ctx.changed_hands or ctx.changed_seats)
                 result = {"noop": True, "version": table.version}
                 working = ctx.working()
             else:
@@ -184,7 +187,7 @@ def _run_command(
                     else None
                 )
                 table_io.write(table, events=ctx.pending, hands=list(ctx.changed_hands.values()),
-                               record=record,
+                               seats=list(ctx.changed_seats.values()), record=record,
                                update=update)  # fmt: skip
                 working = ctx.working()
                 basis = table_io.Published(
@@ -319,20 +322,18 @@ def _maybe_start_hand(ctx: Ctx) -> None:
     )
     table.hands_played += 1
     table.button_seat = button
-    hand = Hand.objects.create(
+    hand = Hand(
         table=table,
         number=table.hands_played,
         seat_numbers=[s.number for s in players],
         player_ids=[s.player_id for s in players],
     )
+    table_io.insert_hand(hand)
     table.current_hand = hand
-    Seat.objects.filter(pk__in=[s.pk for s in players]).update(
-        waiting_for_big_blind=False,
-        time_bank_ms=Least(F("time_bank_ms") + TIME_BANK_REFILL_MS, TIME_BANK_MAX_MS),
-    )
-    for s in players:  # the same change to the working set
+    for s in players:
         s.waiting_for_big_blind = False
         s.time_bank_ms = min(s.time_bank_ms + TIME_BANK_REFILL_MS, TIME_BANK_MAX_MS)
+        ctx.changed_seats[s.pk] = s
     _table_event(ctx, "HandBegan", {"hand": hand.pk, "number": hand.number, "button_seat": button,
                                      "seats": hand.seat_numbers})  # fmt: skip
     ctx.hand = hand

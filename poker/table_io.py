@@ -250,6 +250,13 @@ hands AS (
         ended_at timestamptz)
     WHERE h.id = x.id
 ),
+seats AS (
+    UPDATE poker_seat AS s
+    SET waiting_for_big_blind = x.waiting_for_big_blind, time_bank_ms = x.time_bank_ms
+    FROM jsonb_to_recordset(%(seats)s::jsonb) AS x (
+        id int8, waiting_for_big_blind bool, time_bank_ms int4)
+    WHERE s.id = x.id
+),
 command AS (
     INSERT INTO poker_tablecommand
         (table_id, player_id, key, command, request_hash, result, created_at)
@@ -273,12 +280,40 @@ WHERE id = %(table)s::int8
 _HAND_FIELDS = ["actor_index", "turn_started_at", "deadline", "ended_at"]
 
 
-def _hand_row(hand: Hand) -> dict[str, Any]:
-    return {"id": hand.pk, **{f: getattr(hand, f) for f in _HAND_FIELDS}}
+#: What a hand's start changes in its players' seat rows.
+_SEAT_FIELDS = ["waiting_for_big_blind", "time_bank_ms"]
+
+
+def _row(obj: Hand | Seat, fields: list[str]) -> dict[str, Any]:
+    return {"id": obj.pk, **{f: getattr(obj, f) for f in fields}}
 
 
 def _json_rows(rows: Sequence[dict[str, Any]]) -> str:
     return json.dumps(rows, default=lambda at: at.isoformat(timespec="microseconds"))
+
+
+_INSERT_HAND = """
+INSERT INTO poker_hand (table_id, number, seat_numbers, player_ids, started_at)
+VALUES (%(table)s::int8, %(number)s::int4, %(seat_numbers)s::jsonb, %(player_ids)s::jsonb,
+        %(started_at)s::timestamptz)
+RETURNING id
+"""
+
+
+def insert_hand(hand: Hand) -> None:
+    """Inserts a new hand's row now (its id names its stream)."""
+    if not _raw():
+        hand.save()
+        return
+    hand.started_at = timezone.now()
+    params = {"table": hand.table_id, "number": hand.number, "started_at": hand.started_at,
+              "seat_numbers": json.dumps(hand.seat_numbers),
+              "player_ids": json.dumps(hand.player_ids)}  # fmt: skip
+    with connection.wrap_database_errors, _cursor() as cursor:
+        cursor.execute(_INSERT_HAND, params, prepare=True)
+        (hand.pk,) = cursor.fetchone()
+    hand._state.adding = False
+    hand._state.db = connection.alias
 
 
 def insert_events(rows: Sequence[dict[str, Any]]) -> None:
@@ -298,17 +333,20 @@ def write(
     *,
     events: Sequence[dict[str, Any]],
     hands: Sequence[Hand],
+    seats: Sequence[Seat],
     record: Record | None,
     update: dict[str, Any],
 ) -> None:
     """A command's remaining writes: its events, the hands whose row it changed (a turn's
-    clock, a hand's end), the table row, its idempotency record and the public update of
-    this version."""
+    clock, a hand's end), the seats a hand's start changed, the table row, its
+    idempotency record and the public update of this version."""
     now = timezone.now()
     if not _raw():
         insert_events(events)
         for hand in hands:
             hand.save(update_fields=_HAND_FIELDS)
+        for seat in seats:
+            seat.save(update_fields=_SEAT_FIELDS)
         table.save(
             update_fields=["version", "button_seat", "hands_played", "current_hand", "status"]
         )
@@ -321,7 +359,8 @@ def write(
         return
     params = {
         "events": _json_rows(events),
-        "hands": _json_rows([_hand_row(h) for h in hands]),
+        "hands": _json_rows([_row(h, _HAND_FIELDS) for h in hands]),
+        "seats": _json_rows([_row(s, _SEAT_FIELDS) for s in seats]),
         "table": table.pk,
         "player": record.player_id if record else None,
         "key": record.key if record else None,

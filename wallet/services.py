@@ -521,14 +521,14 @@ def hand_settle(
         Q(kind=AccountKind.SEAT_STAKE, owner_ref__in=seats)
         | Q(kind=AccountKind.HOUSE_RAKE, owner_ref="house"),
         currency=currency,
+    ).values_list("kind", "owner_ref", "pk")
+    ids = {(kind, ref): pk for kind, ref, pk in found}
+    house = ids.get((AccountKind.HOUSE_RAKE, "house")) or (
+        house_account(kind=AccountKind.HOUSE_RAKE, currency=currency).pk
     )
-    accounts = {(a.kind, a.owner_ref): a for a in found}
-    house = accounts.get((AccountKind.HOUSE_RAKE, "house")) or house_account(
-        kind=AccountKind.HOUSE_RAKE, currency=currency
-    )
-    seat_accounts = {
-        ref: accounts.get((AccountKind.SEAT_STAKE, ref))
-        or seat_account(seat_ref=ref, currency=currency)
+    seat_ids = {
+        ref: ids.get((AccountKind.SEAT_STAKE, ref))
+        or seat_account(seat_ref=ref, currency=currency).pk
         for ref in sorted(seats)
     }
     legs: list[TransferRequest] = []
@@ -536,8 +536,8 @@ def hand_settle(
         legs.append(
             TransferRequest(
                 id=derived_id("hand", hand_ref, "pay", index),
-                debit_account_id=seat_accounts[payment.from_seat_ref].pk,
-                credit_account_id=seat_accounts[payment.to_seat_ref].pk,
+                debit_account_id=seat_ids[payment.from_seat_ref],
+                credit_account_id=seat_ids[payment.to_seat_ref],
                 amount=payment.amount,
                 currency=currency,
                 code="pot",
@@ -548,8 +548,8 @@ def hand_settle(
         legs.append(
             TransferRequest(
                 id=derived_id("hand", hand_ref, "rake", index),
-                debit_account_id=seat_accounts[charge.seat_ref].pk,
-                credit_account_id=house.pk,
+                debit_account_id=seat_ids[charge.seat_ref],
+                credit_account_id=house,
                 amount=charge.amount,
                 currency=currency,
                 code="rake",
