@@ -1,7 +1,9 @@
 """The shot clock: overdue turns are checked/folded exactly once, even with racing
 sweepers and across a worker restart; repeated timeouts sit a player out."""
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -131,17 +133,23 @@ def test_a_restarted_worker_still_enforces_the_deadline(table, player):
     }
 
     def worker(tmp):
+        # Its own process group: the embedded beat is a child process, which a kill of
+        # the worker alone would leave running (orphaned, sweeping every second).
         return subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config", "worker", "-B", "--pool", "solo",
              "--schedule", str(tmp), "--without-gossip", "--without-mingle", "--loglevel", "WARNING"],
-            cwd=ROOT, env=env,
+            cwd=ROOT, env=env, start_new_session=True,
         )  # fmt: skip
+
+    def kill(proc, sig):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        proc.wait(timeout=20)
 
     (ROOT / "var").mkdir(exist_ok=True)  # a clean clone has none yet
     first = worker(ROOT / "var" / f"beat-{uuid.uuid4().hex}")
     time.sleep(1.5)
-    first.kill()  # the worker dies before the deadline
-    first.wait(timeout=10)
+    kill(first, signal.SIGKILL)  # the worker (and its beat) die before the deadline
     assert _timeouts(t) == 0
     second = worker(ROOT / "var" / f"beat-{uuid.uuid4().hex}")
     try:
@@ -149,7 +157,7 @@ def test_a_restarted_worker_still_enforces_the_deadline(table, player):
         while _timeouts(t) == 0 and time.monotonic() < deadline:
             time.sleep(0.3)
     finally:
-        second.terminate()
-        second.wait(timeout=20)
+        kill(second, signal.SIGTERM)
+        kill(second, signal.SIGKILL)  # whatever of the group did not stop
     assert _timeouts(t) == 1
     assert Hand.objects.get(pk=hand_id).ended_at is not None
