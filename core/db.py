@@ -1,10 +1,43 @@
-"""Database helpers shared by the apps' migrations."""
+"""Database helpers shared by the apps: their hot paths' raw statements, and their
+migrations' append-only triggers."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from django.db import migrations
+import psycopg
+from django.db import connection, migrations
+
+
+def on_postgres() -> bool:
+    """Whether Django's connection is PostgreSQL (the hot paths' raw statements run there;
+    elsewhere, e.g. SQLite for ``make run`` on a bare machine, the same effects go
+    through the ORM)."""
+    return connection.vendor == "postgresql"
+
+
+def pg_cursor() -> psycopg.Cursor[Any]:
+    """A psycopg cursor with server-side binding on Django's own connection (same
+    transaction). Statements run with ``prepare=True`` (which needs the
+    ``prepare_threshold`` set in ``config/settings.py``) are parsed and planned once per
+    connection. Wrap its use in ``connection.wrap_database_errors`` to keep Django's
+    exception types (``IntegrityError``...)."""
+    return psycopg.Cursor(connection.connection)
+
+
+def run_prepared(sql: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
+    """Runs one prepared statement on PostgreSQL, in the caller's transaction, with
+    Django's exception types; returns its first row (None without one)."""
+    with connection.wrap_database_errors, pg_cursor() as cursor:
+        cursor.execute(sql, params, prepare=True)
+        return cursor.fetchone() if cursor.description else None
+
+
+def json_param(value: Any) -> str:
+    """``value`` as a JSON text parameter (for ``::jsonb``), datetimes in ISO 8601 with
+    microseconds."""
+    return json.dumps(value, default=lambda at: at.isoformat(timespec="microseconds"))
 
 
 def append_only_trigger_sql(table: str, vendor: str) -> tuple[list[str], list[str]]:

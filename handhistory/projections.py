@@ -8,12 +8,11 @@ fixed metadata.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import psycopg
-from django.db import connection, transaction
+from django.db import transaction
 
+from core.db import json_param, on_postgres, run_prepared
 from handhistory.models import Event, HandSummary, PlayerHandResult
 from poker.engine.cards import format_cards
 from poker.engine.events import CardsShown, PotAwarded, event_from_dict
@@ -98,7 +97,7 @@ def project_hand(
             .values_list("payload", flat=True)
         )
     summary, results = summarize(hand, payloads, state)
-    if connection.vendor != "postgresql":
+    if not on_postgres():
         HandSummary.objects.create(hand=hand, **summary)
         PlayerHandResult.objects.bulk_create([PlayerHandResult(hand=hand, **r) for r in results])
         return
@@ -106,12 +105,7 @@ def project_hand(
         "summary": {"hand_id": hand.pk, **summary},
         "results": [{"hand_id": hand.pk, **r} for r in results],
     }
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(_INSERT_SQL, {k: _json(v) for k, v in rows.items()}, prepare=True)
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, default=lambda at: at.isoformat(timespec="microseconds"))
+    run_prepared(_INSERT_SQL, {k: json_param(v) for k, v in rows.items()})
 
 
 def _insert_sql() -> str:

@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from core.db import on_postgres, pg_cursor
 from ledger.errors import (
     AccountClosed,
     AccountNotFound,
@@ -397,30 +397,20 @@ def _check_accounts(
 
 
 def _cursor() -> Any:
-    """The hot path's cursor.
-
-    On PostgreSQL: a psycopg cursor with server-side binding on Django's own connection
-    (same transaction); the hot path's statements are prepared (``prepare=True``, which
-    needs the ``prepare_threshold`` set in ``config/settings.py``), so they are parsed
-    and planned once per connection. ``wrap_database_errors`` keeps Django's exception
-    types (``IntegrityError``...). Elsewhere (SQLite): Django's cursor.
-    """
-    return (
-        psycopg.Cursor(connection.connection)
-        if connection.vendor == "postgresql"
-        else connection.cursor()
-    )
+    """The hot path's cursor: ``core.db.pg_cursor`` on PostgreSQL (its statements are
+    prepared), Django's cursor elsewhere (SQLite)."""
+    return pg_cursor() if on_postgres() else connection.cursor()
 
 
 def _prepared() -> dict[str, bool]:
     """Execute options: on PostgreSQL, prepare the statement (Django turns psycopg's
     automatic preparation off; the hot path's few statement shapes are worth it)."""
-    return {"prepare": True} if connection.vendor == "postgresql" else {}
+    return {"prepare": True} if on_postgres() else {}
 
 
 def _lock_accounts(account_ids: list[int]) -> dict[int, tuple[Any, ...]]:
     marks = ", ".join(["%s"] * len(account_ids))
-    lock = " FOR UPDATE" if connection.vendor == "postgresql" else ""
+    lock = " FOR UPDATE" if on_postgres() else ""
     # Only placeholders are interpolated into these statements; values go as parameters.
     sql = f"SELECT id, currency, balance, held, must_not_overdraw, closed FROM ledger_account WHERE id IN ({marks}) ORDER BY id{lock}"  # noqa: S608
     with connection.wrap_database_errors, _cursor() as cursor:
@@ -577,7 +567,7 @@ def _write(deltas: dict[int, list[int]], legs: list[_Leg], now: datetime) -> boo
     time, ``BEGIN IMMEDIATE``; the accounts were checked by the caller): the balance
     UPDATE, guarded, then the INSERT.
     """
-    if connection.vendor == "postgresql":
+    if on_postgres():
         currencies = _expected_currencies(legs)
         if currencies is None:
             return False
@@ -705,7 +695,7 @@ def _posted(legs: list[_Leg], now: datetime) -> Posting:
 def _post_at_once(legs: list[_Leg]) -> Posting | None:
     """PostgreSQL's fast path: the one checked statement, nothing before it. None when it
     wrote nothing (a refusal, a replay or a resolved hold: ``_post_careful`` decides)."""
-    if connection.vendor != "postgresql":
+    if not on_postgres():
         return None
     now = timezone.now()
     return _posted(legs, now) if _write(_effects(legs), legs, now) else None

@@ -8,13 +8,14 @@ as the database allows, because every player action pays for them:
 2. ``take``: the working set (seats with their stake balances, the running hand, its
    engine state and the stream heads) from this process's cache when the last committed
    command on the table left it there, else from the database.
-3. ``write``: the command's events, the changed hand rows (a turn's clock, a hand's end),
-   the table row, the command record and the update log in one statement.
+3. ``write``: the command's events, the changed hand rows (a turn's clock, a hand's end)
+   and seat rows (a hand's start), the table row, the command record and the update log
+   in one statement.
 
 So a player action costs BEGIN, two statements and COMMIT. On PostgreSQL (1) and (3) are
-raw psycopg statements, prepared once per connection (``config/settings.py`` turns
-preparation on); elsewhere (SQLite, ``make run`` on a bare machine) the same effects go
-through the ORM.
+raw psycopg statements (``core.db.run_prepared``), prepared once per connection
+(``config/settings.py`` turns preparation on); elsewhere (SQLite, ``make run`` on a bare
+machine) the same effects go through the ORM.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 from django.db import connection
 from django.utils import timezone
 
+from core.db import json_param, on_postgres, run_prepared
 from handhistory.models import Event
 from handhistory.store import stream_head
 from ledger.models import Account
@@ -37,15 +38,6 @@ from poker.hands import hand_state
 from poker.models import Hand, Seat, Table, TableCommand, TableUpdate
 
 Head = tuple[int, str]
-
-
-def _raw() -> bool:
-    return connection.vendor == "postgresql"
-
-
-def _cursor() -> Any:
-    """A server-side-binding psycopg cursor on Django's connection (same transaction)."""
-    return psycopg.Cursor(connection.connection)
 
 
 # --- 1. the lock, and the key's stored outcome ------------------------------------------------
@@ -78,7 +70,7 @@ def lock(table_id: int, player_id: int | None, key: str | None) -> tuple[Table |
     committed meanwhile may be missed: its unique (player, key) index then refuses this
     command's record and the caller answers with the stored outcome.
     """
-    if not _raw():
+    if not on_postgres():
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         command = (
             TableCommand.objects.filter(player_id=player_id, key=key).first()
@@ -86,11 +78,7 @@ def lock(table_id: int, player_id: int | None, key: str | None) -> tuple[Table |
             else None
         )
         return table, command and Done(command.table_id, command.request_hash, command.result)
-    with connection.wrap_database_errors, _cursor() as cursor:
-        cursor.execute(
-            _LOCK_SQL, {"table": table_id, "player": player_id, "key": key}, prepare=True
-        )
-        row = cursor.fetchone()
+    row = run_prepared(_LOCK_SQL, {"table": table_id, "player": player_id, "key": key})
     if row is None:
         return None, None
     *fields, c_table, c_hash, c_result = row
@@ -288,10 +276,6 @@ def _row(obj: Hand | Seat, fields: list[str]) -> dict[str, Any]:
     return {"id": obj.pk, **{f: getattr(obj, f) for f in fields}}
 
 
-def _json_rows(rows: Sequence[dict[str, Any]]) -> str:
-    return json.dumps(rows, default=lambda at: at.isoformat(timespec="microseconds"))
-
-
 _INSERT_HAND = """
 INSERT INTO poker_hand (table_id, number, seat_numbers, player_ids, started_at)
 VALUES (%(table)s::int8, %(number)s::int4, %(seat_numbers)s::jsonb, %(player_ids)s::jsonb,
@@ -302,16 +286,16 @@ RETURNING id
 
 def insert_hand(hand: Hand) -> None:
     """Inserts a new hand's row now (its id names its stream)."""
-    if not _raw():
+    if not on_postgres():
         hand.save()
         return
     hand.started_at = timezone.now()
     params = {"table": hand.table_id, "number": hand.number, "started_at": hand.started_at,
-              "seat_numbers": json.dumps(hand.seat_numbers),
-              "player_ids": json.dumps(hand.player_ids)}  # fmt: skip
-    with connection.wrap_database_errors, _cursor() as cursor:
-        cursor.execute(_INSERT_HAND, params, prepare=True)
-        (hand.pk,) = cursor.fetchone()
+              "seat_numbers": json_param(hand.seat_numbers),
+              "player_ids": json_param(hand.player_ids)}  # fmt: skip
+    row = run_prepared(_INSERT_HAND, params)
+    assert row is not None  # INSERT ... RETURNING
+    hand.pk = row[0]
     hand._state.adding = False
     hand._state.db = connection.alias
 
@@ -321,11 +305,10 @@ def insert_events(rows: Sequence[dict[str, Any]]) -> None:
     the command reads them back."""
     if not rows:
         return
-    if not _raw():
+    if not on_postgres():
         Event.objects.bulk_create([Event(**row) for row in rows])
         return
-    with connection.wrap_database_errors, _cursor() as cursor:
-        cursor.execute(_INSERT_EVENTS, {"events": _json_rows(rows)}, prepare=True)
+    run_prepared(_INSERT_EVENTS, {"events": json_param(rows)})
 
 
 def write(
@@ -341,7 +324,7 @@ def write(
     clock, a hand's end), the seats a hand's start changed, the table row, its
     idempotency record and the public update of this version."""
     now = timezone.now()
-    if not _raw():
+    if not on_postgres():
         insert_events(events)
         for hand in hands:
             hand.save(update_fields=_HAND_FIELDS)
@@ -358,22 +341,21 @@ def write(
         TableUpdate.objects.create(table=table, version=table.version, payload=update)
         return
     params = {
-        "events": _json_rows(events),
-        "hands": _json_rows([_row(h, _HAND_FIELDS) for h in hands]),
-        "seats": _json_rows([_row(s, _SEAT_FIELDS) for s in seats]),
+        "events": json_param(events),
+        "hands": json_param([_row(h, _HAND_FIELDS) for h in hands]),
+        "seats": json_param([_row(s, _SEAT_FIELDS) for s in seats]),
         "table": table.pk,
         "player": record.player_id if record else None,
         "key": record.key if record else None,
         "command": record.command if record else None,
         "request_hash": record.request_hash if record else None,
-        "result": json.dumps(record.result) if record else None,
+        "result": json_param(record.result) if record else None,
         "now": now,
         "version": table.version,
-        "update": json.dumps(update),
+        "update": json_param(update),
         "button_seat": table.button_seat,
         "hands_played": table.hands_played,
         "current_hand": table.current_hand_id,
         "status": table.status,
     }
-    with connection.wrap_database_errors, _cursor() as cursor:
-        cursor.execute(_WRITE_SQL, params, prepare=True)
+    run_prepared(_WRITE_SQL, params)
