@@ -165,12 +165,12 @@ def _run_command(
                 return {**done.result, "replayed": True}
             ctx = Ctx.of(table, actor, table_io.take(table))
             outcome = body(ctx)
+            working = ctx.working()
             if outcome is None:
                 # Nothing changed, so nothing is written (events, hands and seats are
                 # only ever written with a new version).
                 assert not (ctx.pending or ctx.changed_hands or ctx.changed_seats)
                 result = {"noop": True, "version": table.version}
-                working = ctx.working()
             else:
                 table.version += 1
                 result = {**outcome, "version": table.version}
@@ -189,7 +189,6 @@ def _run_command(
                 table_io.write(table, events=ctx.pending, hands=list(ctx.changed_hands.values()),
                                seats=list(ctx.changed_seats.values()), record=record,
                                update=update)  # fmt: skip
-                working = ctx.working()
                 basis = table_io.Published(
                     version=table.version, public=update["public"], state=working.state,
                     player_ids=tuple(working.hand.player_ids) if working.hand else (),
