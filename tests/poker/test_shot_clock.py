@@ -161,3 +161,23 @@ def test_a_restarted_worker_still_enforces_the_deadline(table, player):
         kill(second, signal.SIGKILL)  # whatever of the group did not stop
     assert _timeouts(t) == 1
     assert Hand.objects.get(pk=hand_id).ended_at is not None
+
+
+def test_the_time_bank_refills_per_hand_dealt_in_up_to_its_maximum_and_is_stored(table, player):
+    from poker.engine.betting import legal_actions
+    from poker.hands import hand_state
+    from poker.services import TIME_BANK_MAX_MS, TIME_BANK_REFILL_MS, table_act
+
+    t, users = _start(table, player)
+    initial = Seat._meta.get_field("time_bank_ms").default
+    banks = set(Seat.objects.filter(table=t).values_list("time_bank_ms", flat=True))
+    assert banks == {initial + TIME_BANK_REFILL_MS}  # the first hand dealt them in
+    hands = 1
+    while hands * TIME_BANK_REFILL_MS + initial <= TIME_BANK_MAX_MS:
+        hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)
+        pid = hand.player_ids[legal_actions(hand_state(hand)[0]).actor]
+        user = next(u for u in users if u.pk == pid)
+        table_act(table_id=t.pk, player_id=pid, action="fold", key=key(), actor=actor_for(user))
+        hands += 1  # the fold ends the hand; the next one deals both in again
+    banks = set(Seat.objects.filter(table=t).values_list("time_bank_ms", flat=True))
+    assert banks == {TIME_BANK_MAX_MS}
