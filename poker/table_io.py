@@ -227,6 +227,9 @@ FROM jsonb_to_recordset(%(events)s::jsonb) AS e (
     stream text, seq int4, type text, version int4, payload jsonb, recorded_at timestamptz,
     actor_kind text, actor_id int8, client_ip inet, device_id text, prev_hash text, hash text)
 """
+#: The hand and seat updates find their rows by an id array: joined on the recordset alone
+#: (which the planner guesses at 100 rows), they scan every hand ever played until the
+#: table is large enough for the guess to favour the index.
 _WRITE_SQL = f"""
 WITH events AS ({_INSERT_EVENTS}),
 hands AS (
@@ -236,14 +239,14 @@ hands AS (
     FROM jsonb_to_recordset(%(hands)s::jsonb) AS x (
         id int8, actor_index int2, turn_started_at timestamptz, deadline timestamptz,
         ended_at timestamptz)
-    WHERE h.id = x.id
+    WHERE h.id = ANY(%(hand_ids)s::int8[]) AND h.id = x.id
 ),
 seats AS (
     UPDATE poker_seat AS s
     SET waiting_for_big_blind = x.waiting_for_big_blind, time_bank_ms = x.time_bank_ms
     FROM jsonb_to_recordset(%(seats)s::jsonb) AS x (
         id int8, waiting_for_big_blind bool, time_bank_ms int4)
-    WHERE s.id = x.id
+    WHERE s.id = ANY(%(seat_ids)s::int8[]) AND s.id = x.id
 ),
 command AS (
     INSERT INTO poker_tablecommand
@@ -343,7 +346,9 @@ def write(
     params = {
         "events": json_param(events),
         "hands": json_param([_row(h, _HAND_FIELDS) for h in hands]),
+        "hand_ids": [h.pk for h in hands],
         "seats": json_param([_row(s, _SEAT_FIELDS) for s in seats]),
+        "seat_ids": [s.pk for s in seats],
         "table": table.pk,
         "player": record.player_id if record else None,
         "key": record.key if record else None,
