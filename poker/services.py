@@ -75,7 +75,7 @@ class Ctx:
     pending: list[dict[str, Any]] = field(default_factory=list)
     #: Hands whose row changed (a turn's clock, a hand's end), written with the command.
     changed_hands: dict[int, Hand] = field(default_factory=dict)
-    #: Seats whose blind and time-bank state changed (a hand's start), likewise.
+    #: Seats whose row changed (state, big-blind wait, timeouts, time bank), likewise.
     changed_seats: dict[int, Seat] = field(default_factory=dict)
     #: The running hand's event payloads so far, in order, when this process has them
     #: all (the projection of a finished hand is then computed without reading them back).
@@ -97,6 +97,10 @@ class Ctx:
             table_io.refresh_balances(list(self.seat_map.values()))
             self.balances_stale = False
         return self.seat_map
+
+    def seat_changed(self, seat: Seat) -> None:
+        """Marks ``seat``'s row to be written with the command."""
+        self.changed_seats[seat.pk] = seat
 
     def seat_of_player(self, player_id: int) -> Seat | None:
         return next((s for s in self.seat_map.values() if s.player_id == player_id), None)
@@ -332,7 +336,7 @@ def _maybe_start_hand(ctx: Ctx) -> None:
     for s in players:
         s.waiting_for_big_blind = False
         s.time_bank_ms = min(s.time_bank_ms + TIME_BANK_REFILL_MS, TIME_BANK_MAX_MS)
-        ctx.changed_seats[s.pk] = s
+        ctx.seat_changed(s)
     _table_event(ctx, "HandBegan", {"hand": hand.pk, "number": hand.number, "button_seat": button,
                                      "seats": hand.seat_numbers})  # fmt: skip
     ctx.hand = hand
@@ -408,7 +412,7 @@ def _spend_time_bank(ctx: Ctx, seat: Seat) -> None:
     over = max(0, used_ms - ctx.table.action_seconds * 1000)
     if over:
         seat.time_bank_ms = max(0, seat.time_bank_ms - over)
-        seat.save(update_fields=["time_bank_ms"])
+        ctx.seat_changed(seat)
 
 
 def _finish_hand(ctx: Ctx) -> None:
@@ -467,6 +471,7 @@ def _cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
     )
     seat.delete()
     del ctx.seat_map[seat.number]
+    ctx.changed_seats.pop(seat.pk, None)
     return amount
 
 
@@ -599,7 +604,7 @@ def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dic
         if index is None:
             return {"left": True, "cashed_out": _cash_out(ctx, seat, reason=f"leave:{key}")}
         seat.state = Seat.State.LEAVING
-        seat.save(update_fields=["state"])
+        ctx.seat_changed(seat)
         _table_event(ctx, "PlayerLeaving", {"seat": seat.number, "player": player_id})
         if ctx.state is not None and ctx.state.actor == index:
             _progress(ctx)
@@ -617,7 +622,7 @@ def table_sit_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> d
         if seat.state != Seat.State.ACTIVE:
             raise TableError(f"Seat {seat.number} is {seat.state}.", code="not_active")
         seat.state = Seat.State.SITTING_OUT
-        seat.save(update_fields=["state"])
+        ctx.seat_changed(seat)
         _table_event(ctx, "PlayerSatOut", {"seat": seat.number, "player": player_id})
         index = _in_current_hand(ctx, player_id)
         if index is not None and ctx.state is not None and ctx.state.actor == index:
@@ -640,7 +645,7 @@ def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> di
         seat.state = Seat.State.ACTIVE
         seat.waiting_for_big_blind = ctx.table.current_hand_id is not None
         seat.consecutive_timeouts = 0
-        seat.save(update_fields=["state", "waiting_for_big_blind", "consecutive_timeouts"])
+        ctx.seat_changed(seat)
         _table_event(ctx, "PlayerSatIn", {"seat": seat.number, "player": player_id})
         _maybe_start_hand(ctx)
         return {"state": seat.state}
@@ -711,7 +716,7 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
         ctx.state, events = act(ctx.state, index, str(action), amount)  # type: ignore[arg-type]
         if seat.consecutive_timeouts:
             seat.consecutive_timeouts = 0
-            seat.save(update_fields=["consecutive_timeouts"])
+            ctx.seat_changed(seat)
         _spend_time_bank(ctx, seat)
         _append_engine(ctx, events, actor)
         hand_id = ctx.hand.pk
@@ -754,7 +759,7 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
         sat_out = seat.consecutive_timeouts >= TIMEOUTS_BEFORE_SIT_OUT
         if sat_out:
             seat.state = Seat.State.SITTING_OUT
-        seat.save(update_fields=["consecutive_timeouts", "time_bank_ms", "state"])
+        ctx.seat_changed(seat)
         _table_event(ctx, "TurnTimedOut", {"hand": hand.pk, "seat": seat.number, "player": seat.player_id,
                                            "action": action})  # fmt: skip
         if sat_out:

@@ -79,7 +79,7 @@ def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
         for seat in sorted(ctx.seats().values(), key=lambda s: s.number):
             if seat.player_id in in_hand:
                 seat.state = Seat.State.LEAVING
-                seat.save(update_fields=["state"])
+                ctx.seat_changed(seat)
             else:
                 cashed_out += _cash_out(ctx, seat, reason="table-closed")
         if running:

@@ -9,8 +9,8 @@ as the database allows, because every player action pays for them:
    engine state and the stream heads) from this process's cache when the last committed
    command on the table left it there, else from the database.
 3. ``write``: the command's events, the changed hand rows (a turn's clock, a hand's end)
-   and seat rows (a hand's start), the table row, the command record and the update log
-   in one statement.
+   and seat rows (state, timeouts, time bank), the table row, the command record and the
+   update log in one statement.
 
 So a player action costs BEGIN, two statements and COMMIT. On PostgreSQL (1) and (3) are
 raw psycopg statements (``core.db.run_prepared``), prepared once per connection
@@ -243,9 +243,11 @@ hands AS (
 ),
 seats AS (
     UPDATE poker_seat AS s
-    SET waiting_for_big_blind = x.waiting_for_big_blind, time_bank_ms = x.time_bank_ms
+    SET state = x.state, waiting_for_big_blind = x.waiting_for_big_blind,
+        consecutive_timeouts = x.consecutive_timeouts, time_bank_ms = x.time_bank_ms
     FROM jsonb_to_recordset(%(seats)s::jsonb) AS x (
-        id int8, waiting_for_big_blind bool, time_bank_ms int4)
+        id int8, state text, waiting_for_big_blind bool, consecutive_timeouts int2,
+        time_bank_ms int4)
     WHERE s.id = ANY(%(seat_ids)s::int8[]) AND s.id = x.id
 ),
 command AS (
@@ -271,8 +273,8 @@ WHERE id = %(table)s::int8
 _HAND_FIELDS = ["actor_index", "turn_started_at", "deadline", "ended_at"]
 
 
-#: What a hand's start changes in its players' seat rows.
-_SEAT_FIELDS = ["waiting_for_big_blind", "time_bank_ms"]
+#: What a command changes in a seat's row (the rest is fixed when the player sits down).
+_SEAT_FIELDS = ["state", "waiting_for_big_blind", "consecutive_timeouts", "time_bank_ms"]
 
 
 def _row(obj: Hand | Seat, fields: list[str]) -> dict[str, Any]:
@@ -324,7 +326,7 @@ def write(
     update: dict[str, Any],
 ) -> None:
     """A command's remaining writes: its events, the hands whose row it changed (a turn's
-    clock, a hand's end), the seats a hand's start changed, the table row, its
+    clock, a hand's end), the seats it changed, the table row, its
     idempotency record and the public update of this version."""
     now = timezone.now()
     if not on_postgres():
