@@ -181,3 +181,21 @@ def test_the_time_bank_refills_per_hand_dealt_in_up_to_its_maximum_and_is_stored
         hands += 1  # the fold ends the hand; the next one deals both in again
     banks = set(Seat.objects.filter(table=t).values_list("time_bank_ms", flat=True))
     assert banks == {TIME_BANK_MAX_MS}
+
+
+def test_time_beyond_the_action_time_is_charged_to_the_players_time_bank_and_stored(table, player):
+    from poker.engine.betting import legal_actions
+    from poker.hands import hand_state
+    from poker.services import table_act
+
+    t, users = _start(table, player, action_seconds=1)
+    hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)
+    pid = hand.player_ids[legal_actions(hand_state(hand)[0]).actor]
+    before = dict(Seat.objects.filter(table=t).values_list("player_id", "time_bank_ms"))
+    time.sleep(1.4)  # 0.4 s beyond the action time
+    user = next(u for u in users if u.pk == pid)
+    table_act(table_id=t.pk, player_id=pid, action="call", key=key(), actor=actor_for(user))
+    after = dict(Seat.objects.filter(table=t).values_list("player_id", "time_bank_ms"))
+    other = next(u.pk for u in users if u.pk != pid)
+    assert after[other] == before[other]
+    assert before[pid] - 5_000 < after[pid] <= before[pid] - 400
