@@ -13,16 +13,19 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from core.broadcast import broadcast_table
+from core.db import on_postgres
 from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound
 from handhistory.projections import project_hand
 from handhistory.store import GENESIS, SYSTEM, Actor, NewEvent, chain
@@ -56,6 +59,11 @@ class KeyReused(Conflict):
     default_code = "idempotency_key_reused"
 
 
+class _Overtaken(Exception):
+    """The working set a command started from without the lock is no longer current:
+    another command committed since. Never leaves ``_run_command``."""
+
+
 # --- the command envelope -------------------------------------------------------------------
 
 
@@ -82,14 +90,36 @@ class Ctx:
     hand_payloads: list[dict[str, Any]] | None = None
     #: Money moved in this command: the seats' stake balances must be read again.
     balances_stale: bool = False
+    #: While the command runs on a working set taken without the table lock: the scope
+    #: that ``lock`` enters the transaction in. None under the lock.
+    unlocked: ExitStack | None = None
+    #: The table version the working set was taken at.
+    base_version: int = 0
 
     @classmethod
-    def of(cls, table: Table, actor: Actor, working: table_io.Working) -> Ctx:
+    def of(cls, actor: Actor, working: table_io.Working, unlocked: ExitStack | None = None) -> Ctx:
         # The heads are copied: a stale working set must chain onto its own old heads,
         # which the unique (stream, seq) then refuses, never onto current ones.
-        return cls(table=table, actor=actor, seat_map=working.seats, heads=dict(working.heads),
-                   hand=working.hand, state=working.state,
-                   hand_payloads=working.hand_payloads)  # fmt: skip
+        return cls(table=working.table, actor=actor, seat_map=working.seats,
+                   heads=dict(working.heads), hand=working.hand, state=working.state,
+                   hand_payloads=working.hand_payloads, unlocked=unlocked,
+                   base_version=working.table.version)  # fmt: skip
+
+    def lock(self) -> None:
+        """Takes the table lock now, if the command started without it: before anything
+        it does needs the database (the ledger, a new hand). The locked row must still
+        be at the version the working set was taken at, else ``_Overtaken``."""
+        scope, self.unlocked = self.unlocked, None
+        if scope is None:
+            return
+        scope.enter_context(transaction.atomic(durable=True))
+        if not table_io.relock(self.table, self.base_version):
+            raise _Overtaken
+
+    def lock_first(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        """A Django execute wrapper: any ORM query of an unlocked command locks first."""
+        self.lock()
+        return execute(sql, params, many, context)
 
     def seats(self) -> dict[int, Seat]:
         """Seats by number, with current stake balances."""
@@ -115,6 +145,7 @@ class Ctx:
 
     def flush(self) -> None:
         """Inserts the pending events now, for what reads them back in this command."""
+        self.lock()
         table_io.insert_events(self.pending)
         self.pending = []
 
@@ -127,7 +158,8 @@ class Ctx:
         )
         streams = [self.table.stream] + ([hand.stream] if hand is not None else [])
         return table_io.Working(
-            seats=self.seats(), hand=hand, state=self.state if hand is not None else None,
+            table=self.table, seats=self.seats(), hand=hand,
+            state=self.state if hand is not None else None,
             heads={stream: self.heads.get(stream, (0, GENESIS)) for stream in streams},
             hand_payloads=self.hand_payloads if hand is not None else None,
         )  # fmt: skip
@@ -146,9 +178,16 @@ def _run_command(
     request: dict[str, Any],
     actor: Actor,
     body: Callable[[Ctx], dict[str, Any] | None],
+    unlocked: bool = False,
 ) -> dict[str, Any]:
     """The envelope of every table command (see the module docstring). A body returning
-    None did nothing (e.g. a stale timeout): no version bump, no broadcast, no record."""
+    None did nothing (e.g. a stale timeout): no version bump, no broadcast, no record.
+
+    ``unlocked`` (the players' actions, the hot path) first tries the command on this
+    process's working set without taking the table lock (``table_io``): it commits only
+    if the table is still at that set's version. Any failure there -- overtaken, or an
+    error that a stale copy could have caused -- is answered by the locked path instead.
+    """
     if player_id is not None and not key:
         raise InvalidRequest("Every table command needs a client key.", code="key_required")
     if key is not None and (not isinstance(key, str) or len(key) > 128):
@@ -156,50 +195,17 @@ def _run_command(
             "The client key must be a string of 1-128 characters.", code="invalid_key"
         )
     digest = _request_hash(command, request)
+    attempt = partial(_execute, table_id=table_id, player_id=player_id, key=key,
+                      command=command, digest=digest, actor=actor, body=body)  # fmt: skip
+    if unlocked and on_postgres():
+        working = table_io.take_unlocked(table_id)
+        if working is not None:
+            try:
+                return attempt(working=working)
+            except (_Overtaken, IntegrityError, DomainError, EngineError):
+                pass
     try:
-        with transaction.atomic(durable=True):
-            table, done = table_io.lock(table_id, player_id, key)
-            if table is None:
-                raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
-            if done is not None:
-                if done.request_hash != digest or done.table_id != table.pk:
-                    raise KeyReused(
-                        f"Key {key!r} was already used for a different command.", key=key
-                    )
-                return {**done.result, "replayed": True}
-            ctx = Ctx.of(table, actor, table_io.take(table))
-            outcome = body(ctx)
-            working = ctx.working()
-            if outcome is None:
-                # Nothing changed, so nothing is written (events, hands and seats are
-                # only ever written with a new version).
-                assert not (ctx.pending or ctx.changed_hands or ctx.changed_seats)
-                result = {"noop": True, "version": table.version}
-            else:
-                table.version += 1
-                result = {**outcome, "version": table.version}
-                update = {
-                    "type": "update",
-                    "version": table.version,
-                    "events": ctx.broadcasts,
-                    "public": public_view(table=table, hand=ctx.hand, state=ctx.state,
-                                          seats=list(ctx.seats().values())),
-                }  # fmt: skip
-                record = (
-                    table_io.Record(player_id, key, command, digest, result)
-                    if player_id is not None and key
-                    else None
-                )
-                table_io.write(table, events=ctx.pending, hands=list(ctx.changed_hands.values()),
-                               seats=list(ctx.changed_seats.values()), record=record,
-                               update=update)  # fmt: skip
-                basis = table_io.Published(
-                    version=table.version, public=update["public"], state=working.state,
-                    player_ids=tuple(working.hand.player_ids) if working.hand else (),
-                )  # fmt: skip
-                # Readers of this process see the version before its broadcast arrives.
-                transaction.on_commit(lambda: table_io.publish(table.pk, basis))
-                broadcast_table(table.pk, update)
+        return attempt(working=None)
     except (IntegrityError, DomainError, EngineError):
         # The key was looked up by the statement that waited for the lock, so a duplicate
         # that committed meanwhile was not seen: this one then failed on the key's unique
@@ -212,9 +218,77 @@ def _run_command(
         if stored is None or stored.request_hash != digest or stored.table_id != table_id:
             raise
         return {**stored.result, "replayed": True}
-    table_io.keep(table, working)
-    if working.hand is not None and working.state is not None:
-        remember(working.hand.pk, working.heads[working.hand.stream][1], working.state)
+
+
+def _execute(
+    *,
+    table_id: int,
+    player_id: int | None,
+    key: str | None,
+    command: str,
+    digest: str,
+    actor: Actor,
+    body: Callable[[Ctx], dict[str, Any] | None],
+    working: table_io.Working | None,
+) -> dict[str, Any]:
+    """One try of a command: under the table lock from the start (``working`` None), or
+    on ``working`` taken without it (see ``_run_command``)."""
+    with ExitStack() as scope:
+        if working is None:
+            scope.enter_context(transaction.atomic(durable=True))
+            locked, done = table_io.lock(table_id, player_id, key)
+            if locked is None:
+                raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
+            if done is not None:
+                if done.request_hash != digest or done.table_id != locked.pk:
+                    raise KeyReused(
+                        f"Key {key!r} was already used for a different command.", key=key
+                    )
+                return {**done.result, "replayed": True}
+            ctx = Ctx.of(actor, table_io.take(locked))
+        else:
+            ctx = Ctx.of(actor, working, unlocked=scope)
+            scope.enter_context(connection.execute_wrapper(ctx.lock_first))
+        table = ctx.table
+        outcome = body(ctx)
+        after = ctx.working()
+        if outcome is None:
+            if ctx.unlocked is not None:  # "nothing to do" holds only for a current table
+                raise _Overtaken
+            # Nothing changed, so nothing is written (events, hands and seats are
+            # only ever written with a new version).
+            assert not (ctx.pending or ctx.changed_hands or ctx.changed_seats)
+            result = {"noop": True, "version": table.version}
+        else:
+            table.version += 1
+            result = {**outcome, "version": table.version}
+            update = {
+                "type": "update",
+                "version": table.version,
+                "events": ctx.broadcasts,
+                "public": public_view(table=table, hand=ctx.hand, state=ctx.state,
+                                      seats=list(ctx.seats().values())),
+            }  # fmt: skip
+            record = (
+                table_io.Record(player_id, key, command, digest, result)
+                if player_id is not None and key
+                else None
+            )
+            if not table_io.write(table, events=ctx.pending, hands=list(ctx.changed_hands.values()),
+                                  seats=list(ctx.changed_seats.values()), record=record,
+                                  update=update):  # fmt: skip
+                raise _Overtaken
+            basis = table_io.Published(
+                version=table.version, public=update["public"], state=after.state,
+                player_ids=tuple(after.hand.player_ids) if after.hand else (),
+            )  # fmt: skip
+            # Readers of this process see the version before its broadcast arrives. (An
+            # unlocked command's write committed by itself: these run at once.)
+            transaction.on_commit(lambda: table_io.publish(table.pk, basis))
+            broadcast_table(table.pk, update)
+    table_io.keep(after)
+    if after.hand is not None and after.state is not None:
+        remember(after.hand.pk, after.heads[after.hand.stream][1], after.state)
     return result
 
 
@@ -416,6 +490,7 @@ def _spend_time_bank(ctx: Ctx, seat: Seat) -> None:
 
 
 def _finish_hand(ctx: Ctx) -> None:
+    ctx.lock()  # the ledger, the projections and the next hand need the database
     hand, state, table = ctx.hand, ctx.state, ctx.table
     assert hand is not None and state is not None
     starting = state.config.starting_stacks
@@ -728,7 +803,7 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
 
     return _run_command(table_id=table_id, player_id=player_id, key=key, command="act",
                         request={"action": action, "amount": amount, "version": version},
-                        actor=actor, body=body)  # fmt: skip
+                        actor=actor, body=body, unlocked=True)  # fmt: skip
 
 
 def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:

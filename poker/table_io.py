@@ -10,12 +10,17 @@ as the database allows, because every player action pays for them:
    command on the table left it there, else from the database.
 3. ``write``: the command's events, the changed hand rows (a turn's clock, a hand's end)
    and seat rows (state, timeouts, time bank), the table row, the command record and the
-   update log in one statement.
+   update log in one statement, guarded by the table's version (a compare-and-set).
 
-So a player action costs BEGIN, two statements and COMMIT. On PostgreSQL (1) and (3) are
-raw psycopg statements (``core.db.run_prepared``), prepared once per connection
-(``config/settings.py`` turns preparation on); elsewhere (SQLite, ``make run`` on a bare
-machine) the same effects go through the ORM.
+A player action on a table whose working set this process holds skips (1): it runs on
+``take_unlocked``'s copy and its guarded write is the whole transaction, one statement in
+autocommit; when it needs more of the database (a hand's end: the ledger) it takes the
+lock then (``relock``), which also proves the copy current. Any other command costs
+BEGIN, two statements and COMMIT.
+
+On PostgreSQL these are raw psycopg statements (``core.db.run_prepared``), prepared once
+per connection (``config/settings.py`` turns preparation on); elsewhere (SQLite, ``make
+run`` on a bare machine) the same effects go through the ORM, always under the lock.
 """
 
 from __future__ import annotations
@@ -92,9 +97,10 @@ def lock(table_id: int, player_id: int | None, key: str | None) -> tuple[Table |
 
 @dataclass
 class Working:
-    """What a command works on besides the table row: seats by number (with their player
-    and stake account), the running hand and its engine state, and the stream heads."""
+    """What a command works on: the table row, seats by number (with their player and
+    stake account), the running hand and its engine state, and the stream heads."""
 
+    table: Table
     seats: dict[int, Seat]
     hand: Hand | None
     state: HandState | None
@@ -126,6 +132,7 @@ def take(table: Table) -> Working:
         cached = _CACHE.pop(table.pk, None)
     if cached is not None and cached[0] == (table.created_at, table.version):
         working = cached[1]
+        working.table = table
         if working.hand is not None:
             working.hand.table = table
         return working
@@ -139,11 +146,33 @@ def take(table: Table) -> Working:
         hand = Hand.objects.get(pk=table.current_hand_id)
         hand.table = table
         state, heads[hand.stream] = hand_state(hand)
-    return Working(seats=seats, hand=hand, state=state, heads=heads)
+    return Working(table=table, seats=seats, hand=hand, state=state, heads=heads)
 
 
-def keep(table: Table, working: Working) -> None:
+def take_unlocked(table_id: int) -> Working | None:
+    """This process's working set of the table, taken out of the cache WITHOUT the lock:
+    it is current unless another process committed since. A command that starts from it
+    therefore proves it current before anything it does counts: :func:`relock` when it
+    needs the database, or the version guard of its :func:`write`."""
+    with _CACHE_LOCK:
+        cached = _CACHE.pop(table_id, None)
+    return cached[1] if cached is not None else None
+
+
+_RELOCK_SQL = "SELECT created_at, version FROM poker_table WHERE id = %(table)s::int8 FOR UPDATE"
+
+
+def relock(table: Table, version: int) -> bool:
+    """Locks the table's row, as :func:`lock` does, for a command that started from an
+    unlocked working set; whether the row is still the one that set was taken at (the
+    same table, at ``version``)."""
+    row = run_prepared(_RELOCK_SQL, {"table": table.pk})
+    return row is not None and row == (table.created_at, version)
+
+
+def keep(working: Working) -> None:
     """Leaves the working set of a committed command for the table's next command."""
+    table = working.table
     with _CACHE_LOCK:
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.pop(next(iter(_CACHE)))
@@ -218,25 +247,42 @@ class Record:
 
 #: Event rows travel as one JSON array (``json.dumps`` is C; psycopg's escaping of text
 #: arrays is not), unpacked into typed columns by the database.
-_INSERT_EVENTS = """
+#: ``{source}`` is what else the rows are selected from (the write's guard).
+_INSERT_EVENTS_FROM = """
 INSERT INTO handhistory_event (stream, seq, type, version, payload, recorded_at, actor_kind,
                                actor_id, client_ip, device_id, prev_hash, hash)
 SELECT stream, seq, type, version, payload, recorded_at, actor_kind, actor_id, client_ip,
        device_id, prev_hash, hash
-FROM jsonb_to_recordset(%(events)s::jsonb) AS e (
+FROM {source}jsonb_to_recordset(%(events)s::jsonb) AS e (
     stream text, seq int4, type text, version int4, payload jsonb, recorded_at timestamptz,
     actor_kind text, actor_id int8, client_ip inet, device_id text, prev_hash text, hash text)
 """
+_INSERT_EVENTS = _INSERT_EVENTS_FROM.format(source="")
+#: The table row is updated only if it is still at the version (and creation time) the
+#: command started from, and every other row is written only if it was: the statement is
+#: a compare-and-set, so a command that ran on a copy another process overtook writes
+#: nothing, and one under the lock passes trivially. Every data-modifying CTE runs to
+#: completion, but each reads ``t``, whose UPDATE waits for a concurrent holder of the
+#: row lock and then re-checks the version on the row it committed.
 #: The hand and seat updates find their rows by an id array: joined on the recordset alone
 #: (which the planner guesses at 100 rows), they scan every hand ever played until the
 #: table is large enough for the guess to favour the index.
 _WRITE_SQL = f"""
-WITH events AS ({_INSERT_EVENTS}),
+WITH t AS (
+    UPDATE poker_table
+    SET version = %(version)s::int8, button_seat = %(button_seat)s::int2,
+        hands_played = %(hands_played)s::int4, current_hand_id = %(current_hand)s::int8,
+        status = %(status)s::text
+    WHERE id = %(table)s::int8 AND version = %(version)s::int8 - 1
+          AND created_at = %(created_at)s::timestamptz
+    RETURNING id
+),
+events AS ({_INSERT_EVENTS_FROM.format(source="t, ")}),
 hands AS (
     UPDATE poker_hand AS h
     SET actor_index = x.actor_index, turn_started_at = x.turn_started_at,
         deadline = x.deadline, ended_at = x.ended_at
-    FROM jsonb_to_recordset(%(hands)s::jsonb) AS x (
+    FROM t, jsonb_to_recordset(%(hands)s::jsonb) AS x (
         id int8, actor_index int2, turn_started_at timestamptz, deadline timestamptz,
         ended_at timestamptz)
     WHERE h.id = ANY(%(hand_ids)s::int8[]) AND h.id = x.id
@@ -245,7 +291,7 @@ seats AS (
     UPDATE poker_seat AS s
     SET state = x.state, waiting_for_big_blind = x.waiting_for_big_blind,
         consecutive_timeouts = x.consecutive_timeouts, time_bank_ms = x.time_bank_ms
-    FROM jsonb_to_recordset(%(seats)s::jsonb) AS x (
+    FROM t, jsonb_to_recordset(%(seats)s::jsonb) AS x (
         id int8, state text, waiting_for_big_blind bool, consecutive_timeouts int2,
         time_bank_ms int4)
     WHERE s.id = ANY(%(seat_ids)s::int8[]) AND s.id = x.id
@@ -253,19 +299,15 @@ seats AS (
 command AS (
     INSERT INTO poker_tablecommand
         (table_id, player_id, key, command, request_hash, result, created_at)
-    SELECT %(table)s::int8, %(player)s::int8, %(key)s::text, %(command)s::text,
+    SELECT t.id, %(player)s::int8, %(key)s::text, %(command)s::text,
            %(request_hash)s::text, %(result)s::jsonb, %(now)s::timestamptz
-    WHERE %(player)s::int8 IS NOT NULL
+    FROM t WHERE %(player)s::int8 IS NOT NULL
 ),
 log AS (
     INSERT INTO poker_tableupdate (table_id, version, payload, created_at)
-    VALUES (%(table)s::int8, %(version)s::int8, %(update)s::jsonb, %(now)s::timestamptz)
+    SELECT t.id, %(version)s::int8, %(update)s::jsonb, %(now)s::timestamptz FROM t
 )
-UPDATE poker_table
-SET version = %(version)s::int8, button_seat = %(button_seat)s::int2,
-    hands_played = %(hands_played)s::int4, current_hand_id = %(current_hand)s::int8,
-    status = %(status)s::text
-WHERE id = %(table)s::int8
+SELECT count(*) FROM t
 """  # noqa: S608 - only constants are interpolated; values are parameters
 
 
@@ -324,10 +366,11 @@ def write(
     seats: Sequence[Seat],
     record: Record | None,
     update: dict[str, Any],
-) -> None:
+) -> bool:
     """A command's remaining writes: its events, the hands whose row it changed (a turn's
-    clock, a hand's end), the seats it changed, the table row, its
-    idempotency record and the public update of this version."""
+    clock, a hand's end), the seats it changed, the table row (now at ``table.version``),
+    its idempotency record and the public update of this version. False when the table
+    row was no longer at the version before it: then nothing was written."""
     now = timezone.now()
     if not on_postgres():
         insert_events(events)
@@ -344,7 +387,7 @@ def write(
                 request_hash=record.request_hash, result=record.result,
             )  # fmt: skip
         TableUpdate.objects.create(table=table, version=table.version, payload=update)
-        return
+        return True
     params = {
         "events": json_param(events),
         "hands": json_param([_row(h, _HAND_FIELDS) for h in hands]),
@@ -352,6 +395,7 @@ def write(
         "seats": json_param([_row(s, _SEAT_FIELDS) for s in seats]),
         "seat_ids": [s.pk for s in seats],
         "table": table.pk,
+        "created_at": table.created_at,
         "player": record.player_id if record else None,
         "key": record.key if record else None,
         "command": record.command if record else None,
@@ -365,4 +409,5 @@ def write(
         "current_hand": table.current_hand_id,
         "status": table.status,
     }
-    run_prepared(_WRITE_SQL, params)
+    row = run_prepared(_WRITE_SQL, params)
+    return row is not None and row[0] == 1

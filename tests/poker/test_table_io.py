@@ -16,10 +16,10 @@ from tests.poker.conftest import actor_for, key
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _start(table, player):
+def _start(table, player, players=3):
     t = table()
     users = {}
-    for _ in range(3):
+    for _ in range(players):
         u = player()
         users[u.pk] = u
         table_sit(table_id=t.pk, player_id=u.pk, buy_in=10_000, key=key(), actor=actor_for(u))
@@ -147,3 +147,144 @@ def test_a_finished_hand_is_projected_as_its_events_rebuild_it(table, player, jo
     assert before[0] and len(before[1]) == len(Hand.objects.get(pk=first).player_ids)
     call_command("rebuild_projections")
     assert rows() == before
+
+
+def _spy_statements(monkeypatch):
+    """Records (first line of SQL, inside a transaction?) for every raw table-path
+    statement this thread runs."""
+    import threading
+
+    from django.db import connection
+
+    calls = []
+    real = table_io.run_prepared
+    me = threading.get_ident()
+
+    def spy(sql, params):
+        if threading.get_ident() == me:
+            calls.append((sql.strip().splitlines()[0], connection.in_atomic_block))
+        return real(sql, params)
+
+    monkeypatch.setattr(table_io, "run_prepared", spy)
+    return calls
+
+
+def test_a_plain_action_on_a_current_working_set_is_one_statement_and_its_own_transaction(
+    table, player, monkeypatch
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    t, users = _start(table, player)
+    pid, action = _to_act(t)  # preflop, first to act: the hand goes on
+    version = Table.objects.get(pk=t.pk).version
+    calls = _spy_statements(monkeypatch)
+    with CaptureQueriesContext(connection) as orm:
+        table_act(table_id=t.pk, player_id=pid, action=action, key=key(),
+                  actor=actor_for(users[pid]))  # fmt: skip
+    monkeypatch.undo()
+    assert len(calls) == 1 and calls[0][1] is False  # the guarded write, autocommitted
+    assert len(orm) == 0
+    assert Table.objects.get(pk=t.pk).version == version + 1
+    assert verify_chains()[1] == []
+
+
+def test_a_copy_that_another_command_overtook_before_its_write_applies_once_on_the_new_state(
+    table, player, monkeypatch
+):
+    """Another process commits between this one's read of its copy and its write: the
+    guarded write changes nothing, and the command runs again under the table lock."""
+    from poker.services import table_chat
+
+    t, users = _start(table, player)
+    pid, action = _to_act(t)
+    version = Table.objects.get(pk=t.pk).version
+    chatter = next(u for u in users.values() if u.pk != pid)
+    real_write = table_io.write
+    overtaken = []
+
+    def write_after_a_chat(*args, **kwargs):
+        if not overtaken:
+            overtaken.append(True)
+            import threading
+
+            def chat():
+                from django.db import connection
+
+                table_chat(table_id=t.pk, player_id=chatter.pk, text="hi", key=key(),
+                           actor=actor_for(chatter))  # fmt: skip
+                connection.close()
+
+            thread = threading.Thread(target=chat)
+            thread.start()
+            thread.join()
+        return real_write(*args, **kwargs)
+
+    monkeypatch.setattr(table_io, "write", write_after_a_chat)
+    calls = _spy_statements(monkeypatch)
+    table_act(table_id=t.pk, player_id=pid, action=action, key=key(), actor=actor_for(users[pid]))
+    monkeypatch.undo()
+    assert [locked for _, locked in calls] == [False, True, True]  # guarded write, lock, write
+    assert Table.objects.get(pk=t.pk).version == version + 2
+    table_stream = Event.objects.filter(stream=f"table-{t.pk}")
+    assert table_stream.filter(type="ChatPosted").count() == 1
+    hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)
+    acted = Event.objects.filter(stream=hand.stream, actor_id=pid).exclude(type="HoleCardsDealt")
+    assert acted.count() == 1
+    assert verify_chains()[1] == []
+    assert table_io._CACHE[t.pk][1].state == hand_state(hand, use_snapshot=False)[0]
+
+
+@pytest.mark.parametrize("moved_on", [False, True])
+def test_a_hand_ended_from_a_copy_settles_under_the_lock_only_if_the_copy_is_current(
+    table, player, moved_on
+):
+    """A fold that ends the hand needs the ledger: the command takes the table lock then,
+    and if the table moved on since its copy, the settlement is rolled back and the
+    command runs again on the committed state."""
+    from django.core.management import call_command
+
+    from poker.services import table_chat
+
+    t, users = _start(table, player, players=2)
+    hand_id = Table.objects.get(pk=t.pk).current_hand_id
+    pid, _ = _to_act(t)
+    if moved_on:
+        stale = dict(table_io._CACHE)
+        chatter = next(u for u in users.values() if u.pk != pid)
+        table_chat(
+            table_id=t.pk, player_id=chatter.pk, text="gl", key=key(), actor=actor_for(chatter)
+        )
+        table_io._CACHE.update(stale)  # as if another process had committed the chat
+    transfers = Transfer.objects.count()
+    table_act(table_id=t.pk, player_id=pid, action="fold", key=key(), actor=actor_for(users[pid]))
+    assert Hand.objects.get(pk=hand_id).ended_at is not None
+    hand_events = Event.objects.filter(stream=f"hand-{hand_id}")
+    assert hand_events.filter(type="PlayerFolded").count() == 1
+    assert Event.objects.filter(stream=f"table-{t.pk}", type="HandFinished").count() == 1
+    assert Transfer.objects.count() == transfers + 1  # the blind the folder lost, once
+    call_command("verify_event_store")  # raises on a chain or settlement mismatch
+
+
+def test_a_write_from_a_version_the_table_is_not_at_writes_nothing(table, player):
+    """The write is a compare-and-set on the table's version: what it carries counts only
+    if the table is still where the command started."""
+    from django.utils import timezone
+
+    from handhistory.store import SYSTEM, NewEvent, chain, stream_head
+    from poker.models import TableUpdate
+
+    t, _ = _start(table, player)
+    row = Table.objects.get(pk=t.pk)
+    rows = chain(stream=row.stream, events=[NewEvent(type="Probe", version=1, payload={})],
+                 actor=SYSTEM, head=stream_head(row.stream), recorded_at=timezone.now())  # fmt: skip
+    counts = Event.objects.count(), TableUpdate.objects.count()
+    row.version += 2  # as if the command had started at a version the table never reached
+    written = table_io.write(row, events=rows, hands=[], seats=[], record=None, update={})
+    assert written is False
+    assert (Event.objects.count(), TableUpdate.objects.count()) == counts
+    assert Table.objects.get(pk=t.pk).version == row.version - 2
+    row.version -= 1  # from the version the table is at
+    assert table_io.write(row, events=rows, hands=[], seats=[], record=None, update={}) is True
+    assert (Event.objects.count(), TableUpdate.objects.count()) == (counts[0] + 1, counts[1] + 1)
+    assert Table.objects.get(pk=t.pk).version == row.version
