@@ -28,12 +28,10 @@ Recorder = list[tuple[Any, str, Any]]  # (client, url, response body)
 
 
 def seat_three(clients: list[Any], table_id: int, buy_in: int) -> None:
-    """Seats the players. Works around a services bug (``_hand_lineup``): a player who sits
-    while a heads-up hand runs waits for the big blind forever, so the wait is lifted here
-    (test set-up only; see test_api_tables' xfail test documenting the bug)."""
+    """Seats the players in order: the third sits while the first two play heads-up and
+    is dealt in from the next hand (``_hand_lineup``'s heads-up rule)."""
     for seat, client in enumerate(clients, start=1):
         sit(client, table_id, buy_in=buy_in, seat=seat)
-    Seat.objects.filter(table_id=table_id).update(waiting_for_big_blind=False)
 
 
 def get(client: Any, url: str, record: Recorder | None) -> dict[str, Any]:
