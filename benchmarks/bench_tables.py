@@ -1,10 +1,12 @@
 """Table service throughput: player actions/s and p50/p99 latency, hands/s, on PostgreSQL.
 
 100 tables of 6 bots are played concurrently by worker PROCESSES (the way production runs
-several workers; threads would mostly measure the GIL). Each action is a full command:
-lock the table row, load the hand state, engine decision, append events, settle money at
-hand end, commit. Also measured: the cost of loading a hand state by full replay vs the
-verified in-process snapshot. Runs on a throwaway database (``bench_tables``).
+several workers; threads would mostly measure the GIL). Each action is a full command
+through the table service: engine decision, events, the table's new version committed (on
+a table whose working set the process holds, one guarded statement), and at a hand's end
+the table lock, the ledger settlement, the projections and the next hand. Also measured:
+the cost of loading a hand state by full replay vs the verified in-process snapshot. Runs
+on a throwaway database (``bench_tables``).
 
 Usage: python -m benchmarks.bench_tables [--seconds N] [--tables N] [--workers N] [--json PATH]
 """

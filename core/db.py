@@ -23,7 +23,12 @@ def pg_cursor() -> psycopg.Cursor[Any]:
     transaction). Statements run with ``prepare=True`` (which needs the
     ``prepare_threshold`` set in ``config/settings.py``) are parsed and planned once per
     connection. Wrap its use in ``connection.wrap_database_errors`` to keep Django's
-    exception types (``IntegrityError``...)."""
+    exception types (``IntegrityError``...).
+
+    Opens the connection when it is closed: an ASGI server closes a thread's connection
+    after each request, and a raw statement may be the first of the next one."""
+    if connection.connection is None:
+        connection.ensure_connection()
     return psycopg.Cursor(connection.connection)
 
 

@@ -288,3 +288,18 @@ def test_a_write_from_a_version_the_table_is_not_at_writes_nothing(table, player
     assert table_io.write(row, events=rows, hands=[], seats=[], record=None, update={}) is True
     assert (Event.objects.count(), TableUpdate.objects.count()) == (counts[0] + 1, counts[1] + 1)
     assert Table.objects.get(pk=t.pk).version == row.version
+
+
+def test_a_warm_action_opens_the_database_connection_a_server_closed_between_requests(
+    table, player
+):
+    """ASGI servers close a thread's connection after each request or frame; the warm
+    path's first statement is a raw one, which must open it again."""
+    from django.db import connection
+
+    t, users = _start(table, player)
+    version = Table.objects.get(pk=t.pk).version
+    pid, action = _to_act(t)
+    connection.close()
+    table_act(table_id=t.pk, player_id=pid, action=action, key=key(), actor=actor_for(users[pid]))
+    assert Table.objects.get(pk=t.pk).version == version + 1
