@@ -794,11 +794,11 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
             ctx.seat_changed(seat)
         _spend_time_bank(ctx, seat)
         _append_engine(ctx, events, actor)
-        hand_id = ctx.hand.pk
-        _progress(ctx)
+        hand_id, seat_numbers = ctx.hand.pk, ctx.hand.seat_numbers
+        _progress(ctx)  # may end this hand and start the next, with other seats
         # The reply goes only to the actor, but it is built like a broadcast anyway: an
         # action's events are public, and this keeps it so for any future variant.
-        public = [viewable(e, ctx.hand.seat_numbers) for e in events]
+        public = [viewable(e, seat_numbers) for e in events]
         return {"hand": hand_id, "events": public}
 
     return _run_command(table_id=table_id, player_id=player_id, key=key, command="act",

@@ -115,3 +115,26 @@ def test_a_buy_in_that_is_not_a_positive_integer_is_refused_before_any_money_mov
         table_sit(table_id=t.pk, player_id=a.pk, buy_in=bad, key=key(), actor=actor_for(a))
     assert err.value.code == "invalid_amount"
     assert _counts() == before
+
+
+def test_the_reply_to_an_action_that_ends_the_hand_names_that_hands_seats(table, player):
+    """The fold ends the hand and the next one starts in the same command, with other
+    seats in other positions: the reply still maps each event's player to the seat they
+    had in the hand the event belongs to."""
+    t = table()
+    a, b, c = player(), player(), player()
+    _sit(t, a, seat=2)
+    _sit(t, b, seat=1)
+    _sit(t, c, seat=3)  # waits for the heads-up hand to end, then changes the seating
+    t.refresh_from_db()
+    hand = Hand.objects.get(pk=t.current_hand_id)
+    actor = hand.player_ids[hand_state(hand)[0].actor]
+    reply = _act(t, next(u for u in (a, b) if u.pk == actor), "fold")
+    t.refresh_from_db()
+    assert t.current_hand_id != hand.pk  # the next hand started, three-handed
+    assert reply["hand"] == hand.pk
+    seated = {s.player_id: s.number for s in Seat.objects.filter(table=t)}
+    for event in reply["events"]:
+        if "player" in event:
+            assert event["seat"] == hand.seat_numbers[event["player"]], event
+            assert event["seat"] == seated[hand.player_ids[event["player"]]], event
