@@ -303,3 +303,34 @@ def test_a_warm_action_opens_the_database_connection_a_server_closed_between_req
     connection.close()
     table_act(table_id=t.pk, player_id=pid, action=action, key=key(), actor=actor_for(users[pid]))
     assert Table.objects.get(pk=t.pk).version == version + 1
+
+
+def test_a_retried_key_that_is_legal_again_on_the_new_hand_is_replayed_not_played(table, player):
+    """Three-handed: the button folds, the small blind raises, the big blind folds. The
+    raiser is the next button and first to act, so the same raise is legal again on the
+    working set: the retry still answers the stored outcome, and the new hand, its
+    events and the ledger are untouched."""
+    t, users = _start(table, player)
+
+    def act(pid, action, amount=None, k=None):
+        return table_act(table_id=t.pk, player_id=pid, action=action, amount=amount,
+                         key=k or key(), actor=actor_for(users[pid]))  # fmt: skip
+
+    act(_to_act(t)[0], "fold")  # the first hand is heads-up: the third player sat during it
+    hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)
+    assert len(hand.player_ids) == 3
+    act(_to_act(t)[0], "fold")  # the button
+    pid, _ = _to_act(t)
+    to = legal_actions(hand_state(hand, use_snapshot=False)[0]).min_to
+    k = key()
+    first = act(pid, "raise", to, k)
+    act(_to_act(t)[0], "fold")
+    assert _to_act(t)[0] == pid  # the new hand: the raiser acts first
+    state = Table.objects.get(pk=t.pk)
+    counts = Event.objects.count(), Transfer.objects.count()
+    again = act(pid, "raise", to, k)
+    assert again == {**first, "replayed": True}
+    after = Table.objects.get(pk=t.pk)
+    assert (after.version, after.current_hand_id) == (state.version, state.current_hand_id)
+    assert (Event.objects.count(), Transfer.objects.count()) == counts
+    assert verify_chains()[1] == []
