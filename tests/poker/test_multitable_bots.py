@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import Sum
 
 from handhistory.models import HandSummary, PlayerHandResult
+from handhistory.verification import verify_chains, verify_settlements
 from ledger.audit import ledger_audit
 from ledger.models import Account
 from poker import money
@@ -190,6 +191,10 @@ def test_bots_on_four_tables_keep_the_money_straight(auth_client, table, player)
 
     report = ledger_audit()
     assert report.ok, report.render()
+    chains, chain_problems = verify_chains()
+    settled, settlement_problems = verify_settlements()
+    assert chain_problems == [] and settlement_problems == []
+    assert settled >= played and chains > played
 
     results = PlayerHandResult.objects.filter(table__in=tables)
     rake = HandSummary.objects.filter(table__in=tables).aggregate(s=Sum("rake"))["s"] or 0
