@@ -1,3 +1,5 @@
+import itertools
+
 import pytest
 
 from ledger.models import Account
@@ -138,3 +140,123 @@ def test_the_reply_to_an_action_that_ends_the_hand_names_that_hands_seats(table,
         if "player" in event:
             assert event["seat"] == hand.seat_numbers[event["player"]], event
             assert event["seat"] == seated[hand.player_ids[event["player"]]], event
+
+
+# --- seating rules: who is dealt in, where the button goes, leaving mid-hand ----------------
+
+
+def _current(t):
+    t.refresh_from_db()
+    return Hand.objects.get(pk=t.current_hand_id) if t.current_hand_id else None
+
+
+def _play_out(t, users):
+    """Checks or folds the running hand to its end (the next hand may start); returns it."""
+    from poker.engine.betting import legal_actions
+
+    by_id = {u.pk: u for u in users}
+    hand = _current(t)
+    while (running := _current(t)) is not None and running.pk == hand.pk:
+        legal = legal_actions(hand_state(running)[0])
+        pid = running.player_ids[legal.actor]
+        _act(t, by_id[pid], "check" if "check" in legal.actions else "fold")
+    hand.refresh_from_db()
+    assert hand.ended_at is not None
+    return hand
+
+
+def _ring(table, player, n):
+    """n players at seats 1..n, all dealt into the running hand."""
+    t = table()
+    users = [player() for _ in range(n)]
+    for number, user in enumerate(users, start=1):
+        _sit(t, user, seat=number)
+    while len(_current(t).player_ids) < n:  # players who sat during a hand wait for it
+        _play_out(t, users)
+    return t, users
+
+
+def _big_blind_of(hand):
+    return hand.player_ids[0 if len(hand.player_ids) == 2 else 1]
+
+
+def test_a_newcomer_to_a_running_ring_game_waits_and_is_first_dealt_in_as_big_blind(table, player):
+    t, users = _ring(table, player, 3)
+    newcomer = player()
+    _sit(t, newcomer, seat=4)
+    assert Seat.objects.get(table=t, player=newcomer).waiting_for_big_blind
+    users.append(newcomer)
+    for _ in range(5):  # the big blind reaches seat 4 within a round of the button
+        _play_out(t, users)
+        hand = _current(t)
+        if newcomer.pk in hand.player_ids:
+            break
+        assert len(hand.player_ids) == 3  # everyone else plays on meanwhile
+    else:
+        pytest.fail("the newcomer was never dealt in")
+    assert _big_blind_of(hand) == newcomer.pk
+    assert not Seat.objects.get(table=t, player=newcomer).waiting_for_big_blind
+
+
+def test_a_player_back_from_sitting_out_waits_for_the_big_blind(table, player):
+    from poker.services import table_sit_in, table_sit_out
+
+    t, users = _ring(table, player, 4)
+    away = users[3]
+    table_sit_out(table_id=t.pk, player_id=away.pk, key=key(), actor=actor_for(away))
+    _play_out(t, users)  # the hand they were in (they check or fold when their turn comes)
+    assert away.pk not in _current(t).player_ids
+    table_sit_in(table_id=t.pk, player_id=away.pk, key=key(), actor=actor_for(away))
+    assert Seat.objects.get(table=t, player=away).waiting_for_big_blind
+    for _ in range(6):
+        _play_out(t, users)
+        hand = _current(t)
+        if away.pk in hand.player_ids:
+            break
+    else:
+        pytest.fail("the returning player was never dealt in")
+    assert _big_blind_of(hand) == away.pk
+
+
+def test_the_button_moves_to_the_next_seat_that_plays_skipping_one_sitting_out(table, player):
+    from poker.services import table_sit_out
+
+    t, users = _ring(table, player, 4)
+    table_sit_out(table_id=t.pk, player_id=users[2].pk, key=key(), actor=actor_for(users[2]))
+    _play_out(t, users)  # seat 3 is out from the next hand on
+    buttons = []
+    for _ in range(4):
+        t.refresh_from_db()
+        buttons.append(t.button_seat)
+        assert 3 not in _current(t).seat_numbers
+        _play_out(t, users)
+    active = [1, 2, 4]
+    for before, after in itertools.pairwise(buttons):
+        assert after == active[(active.index(before) + 1) % len(active)], buttons
+
+
+def test_leaving_during_a_hand_plays_it_out_and_cashes_out_the_final_stack_at_its_end(
+    table, player
+):
+    from handhistory.models import Event
+    from poker import money
+
+    t, users = _ring(table, player, 3)
+    hand = _current(t)
+    state = hand_state(hand)[0]
+    leaver = next(u for u in users if u.pk != hand.player_ids[state.actor])
+    wallet_before = money.player_cash_account(player_id=leaver.pk, currency="CHIPS").balance
+    reply = table_leave(table_id=t.pk, player_id=leaver.pk, key=key(), actor=actor_for(leaver))
+    assert reply == {"left": False, "leaving_after_hand": True, "version": reply["version"]}
+    seat = Seat.objects.get(table=t, player=leaver)
+    assert seat.state == Seat.State.LEAVING
+    stake = seat.stake_account_id
+    _play_out(t, [u for u in users if u != leaver])  # the leaver checks or folds by itself
+    hand.refresh_from_db()
+    final = hand_state(hand, use_snapshot=False)[0].stacks[hand.player_ids.index(leaver.pk)]
+    assert not Seat.objects.filter(table=t, player=leaver).exists()
+    assert Account.objects.get(pk=stake).balance == 0
+    wallet = money.player_cash_account(player_id=leaver.pk, currency="CHIPS").balance
+    assert wallet == wallet_before + final
+    left = Event.objects.get(stream=f"table-{t.pk}", type="PlayerLeft", payload__player=leaver.pk)
+    assert left.payload["cashed_out"] == final
