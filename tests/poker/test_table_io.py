@@ -334,3 +334,53 @@ def test_a_retried_key_that_is_legal_again_on_the_new_hand_is_replayed_not_playe
     assert (after.version, after.current_hand_id) == (state.version, state.current_hand_id)
     assert (Event.objects.count(), Transfer.objects.count()) == counts
     assert verify_chains()[1] == []
+
+
+def test_a_table_held_locked_delays_only_its_own_commands_not_another_tables(table, player):
+    """One table's lock is held (a long command there): an action at another table
+    completes meanwhile, and an action at the held table waits for the lock and then
+    applies on what it finds."""
+    import threading
+    import time
+
+    from django.db import connection, transaction
+
+    held, held_users = _start(table, player)
+    other, other_users = _start(table, player)
+    locked, release, done = threading.Event(), threading.Event(), threading.Event()
+
+    def hold():
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=held.pk)
+                locked.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    def act_at_held():
+        try:
+            _act(held, held_users)
+        finally:
+            connection.close()
+            done.set()
+
+    pid, _ = _to_act(held)
+    version = Table.objects.get(pk=held.pk).version
+    holder, actor = threading.Thread(target=hold), threading.Thread(target=act_at_held)
+    holder.start()
+    try:
+        assert locked.wait(30)
+        _act(other, other_users)  # completes while the held table is locked
+        actor.start()
+        time.sleep(0.5)
+        assert not done.is_set()  # waiting for the held table's lock
+        assert Table.objects.get(pk=held.pk).version == version
+    finally:
+        release.set()
+        holder.join()
+    assert done.wait(30)
+    actor.join()
+    assert Table.objects.get(pk=held.pk).version == version + 1
+    assert Event.objects.filter(stream__startswith="hand-", actor_id=pid).exists()
+    assert verify_chains()[1] == []
