@@ -104,6 +104,73 @@ _TABLE_EXAMPLE = {
     "status": "open",
 }
 
+# Heads-up on the flop: seat 1 checked, seat 2 bet 200 and seat 1 is to act. What everyone
+# sees; the caller's own view adds ``you``.
+_FLOP_VIEW_EXAMPLE = {
+    "table": _TABLE_EXAMPLE,
+    "version": 42,
+    "seats": [
+        {
+            "seat": 1,
+            "player": "alice",
+            "player_id": 3,
+            "state": "active",
+            "stack": 9800,
+            "bet": 0,
+            "in_hand": True,
+            "folded": False,
+            "all_in": False,
+            "cards": None,
+        },
+        {
+            "seat": 2,
+            "player": "bob",
+            "player_id": 4,
+            "state": "active",
+            "stack": 9600,
+            "bet": 200,
+            "in_hand": True,
+            "folded": False,
+            "all_in": False,
+            "cards": None,
+        },
+    ],
+    "hand": {
+        "id": 812,
+        "number": 12,
+        "button_seat": 2,
+        "street": "flop",
+        "phase": "betting",
+        "board": "Ah7d2c",
+        "pots": [{"amount": 400, "eligible_seats": [1, 2]}],
+        "total_pot": 600,
+        "actor_seat": 1,
+        "deadline": "2025-01-01T12:00:30Z",
+    },
+}
+
+# An earlier hand of the same players at that table, checked down after a raise to 300 and
+# a call: 5% rake (30) comes off the 600 pot, seat 1's two pair beats seat 2's pair of nines.
+_HAND_SUMMARY_EXAMPLE = {
+    "hand": 798,
+    "table": 7,
+    "number": 5,
+    "variant": "NT",
+    "currency": "CHIPS",
+    "stakes": {"small_blind": 50, "big_blind": 100, "ante": 0},
+    "players": [
+        {"seat": 1, "player_id": 3, "starting_stack": 10000},
+        {"seat": 2, "player_id": 4, "starting_stack": 10000},
+    ],
+    "board": "Qh9d4cJs2h",
+    "pots": [{"pot": 0, "winners": [1], "amounts": [570], "hand": "two_pair"}],
+    "total_pot": 600,
+    "rake": 30,
+    "shown": {"1": "QsJd", "2": "Ad9c"},
+    "started_at": "2025-01-01T11:48:40Z",
+    "ended_at": "2025-01-01T11:49:55Z",
+}
+
 
 def _header(request: Request, name: str) -> str | None:
     value = request.headers.get(name)
@@ -224,6 +291,13 @@ class TableDetailView(APIView):
     @extend_schema(
         summary="A table's public state",
         responses={200: s.TableViewSerializer, 404: E404},
+        examples=[
+            OpenApiExample(
+                "A hand on the flop",
+                value={**_FLOP_VIEW_EXAMPLE, "you": None},
+                response_only=True,
+            )
+        ],
     )
     def get(self, request: Request, table_id: int) -> Response:
         """Seats, stacks, the running hand's public state; ``you`` is always null here."""
@@ -242,46 +316,7 @@ class TableStateView(APIView):
             OpenApiExample(
                 "Your turn on the flop",
                 value={
-                    "table": _TABLE_EXAMPLE,
-                    "version": 42,
-                    "seats": [
-                        {
-                            "seat": 1,
-                            "player": "alice",
-                            "player_id": 3,
-                            "state": "active",
-                            "stack": 9800,
-                            "bet": 0,
-                            "in_hand": True,
-                            "folded": False,
-                            "all_in": False,
-                            "cards": None,
-                        },
-                        {
-                            "seat": 2,
-                            "player": "bob",
-                            "player_id": 4,
-                            "state": "active",
-                            "stack": 9600,
-                            "bet": 200,
-                            "in_hand": True,
-                            "folded": False,
-                            "all_in": False,
-                            "cards": None,
-                        },
-                    ],
-                    "hand": {
-                        "id": 812,
-                        "number": 12,
-                        "button_seat": 2,
-                        "street": "flop",
-                        "phase": "betting",
-                        "board": "Ah7d2c",
-                        "pots": [{"amount": 400, "eligible_seats": [1, 2]}],
-                        "total_pot": 600,
-                        "actor_seat": 1,
-                        "deadline": "2025-01-01T12:00:30Z",
-                    },
+                    **_FLOP_VIEW_EXAMPLE,
                     "you": {
                         "seat": 1,
                         "state": "active",
@@ -478,7 +513,13 @@ class HandListView(ListAPIView):  # type: ignore[type-arg]
         mine = selectors.hands_of(player_id=_user_id(self.request))
         return cast(QuerySet[HandSummary], mine.order_by("-ended_at", "-hand_id"))
 
-    @extend_schema(summary="Your hand history, newest first")
+    @extend_schema(
+        summary="Your hand history, newest first",
+        examples=[
+            # One hand; the schema wraps it in the page (count, next, previous, results).
+            OpenApiExample("A showdown you won", value=_HAND_SUMMARY_EXAMPLE, response_only=True)
+        ],
+    )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Summaries only: no hole cards but those shown at showdown."""
         return super().get(request, *args, **kwargs)

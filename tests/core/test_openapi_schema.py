@@ -53,3 +53,36 @@ def test_the_transaction_history_is_a_paginated_list(tmp_path: Path) -> None:
     assert {p["name"] for p in op["parameters"]} >= {"limit", "offset"}
     schema = op["responses"]["200"]["content"]["application/json"]["schema"]
     assert schema["$ref"].endswith("/PaginatedTransactionList")
+
+
+HTTP_METHODS = ("get", "put", "patch", "post", "delete")
+
+
+def _has_examples(body: dict[str, Any]) -> bool:
+    """A request body or response whose JSON content carries at least one example value."""
+    examples = body.get("content", {}).get("application/json", {}).get("examples", {})
+    return any("value" in example for example in examples.values())
+
+
+def test_every_table_and_hand_operation_has_examples_for_its_success_and_its_body(
+    tmp_path: Path,
+) -> None:
+    paths = _schema(tmp_path)["paths"]
+    operations = {
+        f"{method.upper()} {path}": op
+        for path, ops in paths.items()
+        if path.startswith(("/api/v1/tables/", "/api/v1/hands/"))
+        for method, op in ops.items()
+        if method in HTTP_METHODS
+    }
+    # Guard against a filter that silently matches nothing (12 operations when written).
+    assert {"GET /api/v1/hands/", "GET /api/v1/tables/{table_id}/"} <= set(operations)
+    assert len(operations) >= 12
+    missing = []
+    for name, op in operations.items():
+        successes = {code: r for code, r in op["responses"].items() if code.startswith("2")}
+        assert successes, f"{name} documents no success response"
+        missing += [f"{name} {code}" for code, r in successes.items() if not _has_examples(r)]
+        if "requestBody" in op and not _has_examples(op["requestBody"]):
+            missing.append(f"{name} request body")
+    assert not missing, f"operations without examples: {missing}"

@@ -8,31 +8,9 @@ import pytest
 
 from handhistory.models import Event, HandSummary
 from poker.models import Hand, Table
-from tests.poker.test_api_tables import act, actor_client, sit, state
+from tests.poker.test_api_tables import check_down, fold_hand, sit, state
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _fold_hand(clients: list[Any], table_id: int) -> int:
-    """The player to act folds; returns the id of the hand that ended."""
-    view = state(clients[0], table_id)
-    hand_id = view["hand"]["id"]
-    response = act(actor_client(clients, view), table_id, "fold")
-    assert response.status_code == 200, response.json()
-    return hand_id
-
-
-def _check_down(clients: list[Any], table_id: int) -> int:
-    """Everyone calls or checks until the hand ends (a showdown); returns its id."""
-    hand_id = state(clients[0], table_id)["hand"]["id"]
-    while True:
-        view = state(clients[0], table_id)
-        if view["hand"] is None or view["hand"]["id"] != hand_id:
-            return hand_id
-        who = actor_client(clients, view)
-        legal = state(who, table_id)["you"]["legal_actions"]
-        response = act(who, table_id, "check" if "check" in legal["actions"] else "call")
-        assert response.status_code == 200, response.json()
 
 
 @pytest.fixture
@@ -46,9 +24,9 @@ def heads_up(auth_client, table, player) -> tuple[Any, Any, Table]:
 
 def test_hands_list_is_mine_newest_first_and_paginated(heads_up, auth_client):
     a, b, t = heads_up
-    first = _fold_hand([a, b], t.pk)
-    second = _fold_hand([a, b], t.pk)
-    third = _check_down([a, b], t.pk)
+    first = fold_hand([a, b], t.pk)
+    second = fold_hand([a, b], t.pk)
+    third = check_down([a, b], t.pk)
     response = a.get("/api/v1/hands/")
     assert response.status_code == 200
     body = response.json()
@@ -68,7 +46,7 @@ def test_hand_detail_hides_unshown_cards_of_others(heads_up):
     hand_id = state(a, t.pk)["hand"]["id"]
     mine_a = state(a, t.pk)["you"]["hole_cards"]
     mine_b = state(b, t.pk)["you"]["hole_cards"]
-    _fold_hand([a, b], t.pk)
+    fold_hand([a, b], t.pk)
     detail = a.get(f"/api/v1/hands/{hand_id}/").json()
     dealt = {e["seat"]: e["cards"] for e in detail["events"] if e["type"] == "HoleCardsDealt"}
     assert dealt[1] is not None and dealt[2] is None
@@ -83,7 +61,7 @@ def test_hand_detail_hides_unshown_cards_of_others(heads_up):
 
 def test_hand_detail_shows_cards_shown_at_showdown(heads_up):
     a, b, t = heads_up
-    hand_id = _check_down([a, b], t.pk)
+    hand_id = check_down([a, b], t.pk)
     detail = a.get(f"/api/v1/hands/{hand_id}/").json()
     shown_seats = {e["seat"] for e in detail["events"] if e["type"] == "CardsShown"}
     dealt = {e["seat"]: e["cards"] for e in detail["events"] if e["type"] == "HoleCardsDealt"}
@@ -94,7 +72,7 @@ def test_hand_detail_shows_cards_shown_at_showdown(heads_up):
 
 def test_full_view_is_for_staff_only(heads_up, auth_client, make_user):
     a, b, t = heads_up
-    hand_id = _fold_hand([a, b], t.pk)
+    hand_id = fold_hand([a, b], t.pk)
     response = a.get(f"/api/v1/hands/{hand_id}/?full=1")
     assert response.status_code == 403
     assert response.json()["code"] == "permission_denied"
@@ -109,7 +87,7 @@ def test_full_view_is_for_staff_only(heads_up, auth_client, make_user):
 
 def test_unknown_or_foreign_hand_is_not_found(heads_up, auth_client):
     a, b, t = heads_up
-    hand_id = _fold_hand([a, b], t.pk)
+    hand_id = fold_hand([a, b], t.pk)
     for client, url in (
         (a, "/api/v1/hands/999999999/"),
         (auth_client(), f"/api/v1/hands/{hand_id}/"),
@@ -142,7 +120,7 @@ def superuser_client(make_user: Any) -> Any:
 
 def test_history_admin_pages_render_and_search_by_player_and_table(heads_up, superuser_client):
     a, b, t = heads_up
-    hand_id = _fold_hand([a, b], t.pk)
+    hand_id = fold_hand([a, b], t.pk)
     assert HandSummary.objects.filter(hand_id=hand_id).exists()
     for url in (
         "/admin/poker/hand/",

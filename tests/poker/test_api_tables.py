@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from handhistory.models import Event
+from handhistory.models import Event, HandSummary
 from poker.models import Seat, Table
 from tests.poker.conftest import fund
 
@@ -86,6 +86,28 @@ def actor_client(clients: list[Any], view: dict[str, Any]) -> Any | None:
     return next((c for c in clients if c.user.pk == player_id), None)
 
 
+def fold_hand(clients: list[Any], table_id: int) -> int:
+    """The player to act folds; returns the id of the hand that ended."""
+    view = state(clients[0], table_id)
+    hand_id = view["hand"]["id"]
+    response = act(actor_client(clients, view), table_id, "fold")
+    assert response.status_code == 200, response.json()
+    return hand_id
+
+
+def check_down(clients: list[Any], table_id: int) -> int:
+    """Everyone calls or checks until the hand ends (a showdown); returns its id."""
+    hand_id = state(clients[0], table_id)["hand"]["id"]
+    while True:
+        view = state(clients[0], table_id)
+        if view["hand"] is None or view["hand"]["id"] != hand_id:
+            return hand_id
+        who = actor_client(clients, view)
+        legal = state(who, table_id)["you"]["legal_actions"]
+        response = act(who, table_id, "check" if "check" in legal["actions"] else "call")
+        assert response.status_code == 200, response.json()
+
+
 # --- tests --------------------------------------------------------------------------------------
 
 
@@ -105,6 +127,29 @@ def test_lobby_lists_open_tables_with_seats_taken_and_average_pot(
     assert row["seats_taken"] == 1
     assert row["average_pot"] == 0
     assert (row["small_blind"], row["big_blind"], row["variant"]) == (50, 100, "NT")
+
+
+def test_the_lobby_average_pot_is_the_mean_total_pot_of_finished_hands(
+    api_client, auth_client, table, player
+):
+    t, elsewhere = table(name="Averaged"), table(name="Elsewhere")
+    clients = [auth_client(player()) for _ in range(4)]
+    for seat, client in enumerate(clients[:2], start=1):
+        sit(client, t.pk, seat=seat)
+    for seat, client in enumerate(clients[2:], start=1):
+        sit(client, elsewhere.pk, seat=seat)
+    ended = [play(clients[:2], t.pk) for play in (check_down, fold_hand, fold_hand)]
+    check_down(clients[2:], elsewhere.pk)  # another table's pots stay out of this average
+    summaries = HandSummary.objects.filter(table=t)
+    assert sorted(summaries.values_list("hand_id", flat=True)) == sorted(ended)
+    pots = list(summaries.values_list("total_pot", flat=True))
+    # The lobby truncates the mean to an integer; these pots have a fractional mean, so
+    # truncation (not rounding up) is what is checked.
+    assert sum(pots) % len(pots), f"pots {pots} have a whole mean"
+    rows = {row["id"]: row for row in api_client.get(tables_url()).json()}
+    assert rows[t.pk]["average_pot"] == sum(pots) // len(pots)
+    other_pot = HandSummary.objects.get(table=elsewhere).total_pot
+    assert rows[elsewhere.pk]["average_pot"] == other_pot != rows[t.pk]["average_pot"]
 
 
 def test_staff_creates_a_table(auth_client, make_user):
