@@ -331,34 +331,18 @@ class TransactionsView(GenericAPIView):  # type: ignore[type-arg]
         summary="Your transfers, newest first (paginated: limit, offset)",
         responses={200: s.TransactionSerializer(many=True)},
         examples=[
+            # One transfer; the schema wraps it in the page (count, next, previous, results).
             OpenApiExample(
-                "A page",
+                "A deposit",
                 value={
-                    "count": 3,
-                    "next": "http://testserver/api/v1/wallet/transactions/?limit=2&offset=2",
-                    "previous": None,
-                    "results": [
-                        {
-                            "id": "8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
-                            "created_at": _CREATED_AT,
-                            "code": "deposit",
-                            "status": "posted",
-                            "currency": "EUR",
-                            "amount": 111,
-                            "reference": "",
-                            "pending_id": None,
-                        },
-                        {
-                            "id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
-                            "created_at": _CREATED_AT,
-                            "code": "withdrawal",
-                            "status": "pending",
-                            "currency": "EUR",
-                            "amount": -300,
-                            "reference": "",
-                            "pending_id": None,
-                        },
-                    ],
+                    "id": "8a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                    "created_at": _CREATED_AT,
+                    "code": "deposit",
+                    "status": "posted",
+                    "currency": "EUR",
+                    "amount": 111,
+                    "reference": "",
+                    "pending_id": None,
                 },
                 response_only=True,
             )

@@ -86,3 +86,27 @@ def test_every_table_and_hand_operation_has_examples_for_its_success_and_its_bod
         if "requestBody" in op and not _has_examples(op["requestBody"]):
             missing.append(f"{name} request body")
     assert not missing, f"operations without examples: {missing}"
+
+
+def test_every_example_page_is_one_page_that_counts_what_it_shows(tmp_path: Path) -> None:
+    """A list operation's example is one page: its results are items (never a page
+    again), and its count and links agree with them."""
+    pages = []
+    for path, ops in _schema(tmp_path)["paths"].items():
+        for method, op in ops.items():
+            if method not in HTTP_METHODS:
+                continue
+            for code, response in op["responses"].items():
+                examples = response.get("content", {}).get("application/json", {})
+                for name, example in examples.get("examples", {}).items():
+                    value = example.get("value")
+                    if isinstance(value, dict) and {"count", "results"} <= value.keys():
+                        pages.append((f"{method.upper()} {path} {code} {name}", value))
+    assert {name.split(" ")[1] for name, _ in pages} >= {
+        "/api/v1/hands/",
+        "/api/v1/wallet/transactions/",
+    }
+    for name, page in pages:
+        assert all(not ({"count", "results"} <= item.keys()) for item in page["results"]), name
+        assert page["count"] == len(page["results"]), name
+        assert page["next"] is None and page["previous"] is None, name
