@@ -1,27 +1,22 @@
-import random
+import io
 import uuid
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from handhistory.models import HandSummary, PlayerHandResult
+from ledger.audit import ledger_audit
 from ledger.models import Account
 from ledger.services import ledger_transfer
 from poker.models import Hand, Seat
-from poker.services import table_sit
-from tests.poker.conftest import actor_for, key, play_random_hands
+from tests.handhistory.conftest import raked_table_played
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def played(table, player):
-    t = table(rake_bps=500, rake_cap=300)
-    users = [player() for _ in range(3)]
-    for u in users:
-        table_sit(table_id=t.pk, player_id=u.pk, buy_in=5_000, key=key(), actor=actor_for(u))
-    play_random_hands(t, users, 12, random.Random(7))
-    return t, users
+    return raked_table_played(table, player, hands=12, seed=7)
 
 
 def _rows():
@@ -69,5 +64,12 @@ def test_verify_event_store_catches_a_settlement_the_events_do_not_explain(playe
         transfer_id=uuid.uuid4(), debit_account_id=a, credit_account_id=b, amount=1,
         currency="CHIPS", code="hand_settlement", reference=f"hand:{hand.pk}",
     )  # fmt: skip
-    with pytest.raises(CommandError):
-        call_command("verify_event_store")
+    assert ledger_audit().ok  # a well-formed posting: only the replay can tell it is wrong
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError, match="verification FAILED"):
+        call_command("verify_event_store", stdout=out, stderr=err)
+    (problem,) = err.getvalue().splitlines()
+    # The extra leg is named with the hand it claims to settle.
+    assert problem.startswith(f"PROBLEM hand {hand.pk}: ledger settlement ")
+    assert f"({a}, {b}, 1)" in problem.split(" != ")[0]
+    assert "0 chain problem(s), 1 settlement problem(s)" in out.getvalue()
