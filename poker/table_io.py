@@ -109,12 +109,19 @@ class Working:
     hand_payloads: list[dict[str, Any]] | None = None
 
 
-#: table id -> (the table's identity: created_at and version, working set). The creation
-#: time tells a table apart from an earlier one that had its id (a database reset or
-#: restore under a running process), whose versions may coincide.
-_CACHE: dict[int, tuple[tuple[Any, int], Working]] = {}
+#: table id -> the working set its last command committed in this process left. The set's
+#: table row says which table and version it is: the creation time tells a table apart
+#: from an earlier one that had its id (a database reset or restore under a running
+#: process), whose versions may coincide. A set in the cache is never changed: a command
+#: takes it out first (:func:`take`, :func:`take_unlocked`) and puts back its own.
+_CACHE: dict[int, Working] = {}
 _CACHE_LOCK = threading.Lock()
 _CACHE_LIMIT = 4096
+
+
+def _identity(table: Table) -> tuple[Any, int]:
+    """Which table (its creation time) at which version."""
+    return table.created_at, table.version
 
 
 def take(table: Table) -> Working:
@@ -128,10 +135,8 @@ def take(table: Table) -> Working:
     A stale stream head could not corrupt a stream anyway: its unique (stream, seq)
     refuses the write.
     """
-    with _CACHE_LOCK:
-        cached = _CACHE.pop(table.pk, None)
-    if cached is not None and cached[0] == (table.created_at, table.version):
-        working = cached[1]
+    working = take_unlocked(table.pk)
+    if working is not None and _identity(working.table) == _identity(table):
         working.table = table
         if working.hand is not None:
             working.hand.table = table
@@ -155,8 +160,7 @@ def take_unlocked(table_id: int) -> Working | None:
     therefore proves it current before anything it does counts: :func:`relock` when it
     needs the database, or the version guard of its :func:`write`."""
     with _CACHE_LOCK:
-        cached = _CACHE.pop(table_id, None)
-    return cached[1] if cached is not None else None
+        return _CACHE.pop(table_id, None)
 
 
 _RELOCK_SQL = "SELECT created_at, version FROM poker_table WHERE id = %(table)s::int8 FOR UPDATE"
@@ -172,19 +176,17 @@ def relock(table: Table, version: int) -> bool:
 
 def keep(working: Working) -> None:
     """Leaves the working set of a committed command for the table's next command."""
-    table = working.table
     with _CACHE_LOCK:
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[table.pk] = ((table.created_at, table.version), working)
+        _CACHE[working.table.pk] = working
 
 
 def peek(table_id: int) -> Working | None:
     """The working set the last command committed in THIS process left, without any check
     against the database: current only for a caller that is the table's one writer (the
     benchmark's bots). Never use it to decide anything in a command."""
-    cached = _CACHE.get(table_id)
-    return cached[1] if cached is not None else None
+    return _CACHE.get(table_id)
 
 
 @dataclass(frozen=True)

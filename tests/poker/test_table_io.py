@@ -1,6 +1,8 @@
 """The table path's working set: a process's cached copy is used only when it is current,
 and a failed command never leaves its half-changed copy behind."""
 
+import copy
+
 import pytest
 
 from handhistory.models import Event
@@ -43,10 +45,10 @@ def _act(t, users):
 def test_a_working_set_left_behind_by_another_process_is_not_used(table, player):
     t, users = _start(table, player)
     _act(t, users)
-    stale = dict(table_io._CACHE)  # what this process knew after the first action
+    stale = copy.deepcopy(table_io._CACHE)  # what this process knew after the first action
     _act(t, users)  # a command this process's old copy does not know about...
     table_io._CACHE.update(stale)  # ...as if another process had committed it
-    assert table_io._CACHE[t.pk][0][1] < Table.objects.get(pk=t.pk).version
+    assert table_io._CACHE[t.pk].table.version < Table.objects.get(pk=t.pk).version
     # The next player acts on the real state, not on the stale copy (on which the same
     # player would, heads-up on the flop, repeat the last decision and deal the flop again).
     _act(t, users)
@@ -55,7 +57,7 @@ def test_a_working_set_left_behind_by_another_process_is_not_used(table, player)
     stream = Event.objects.filter(stream=hand.stream)
     assert stream.filter(type="BoardDealt").count() == 1
     replayed = hand_state(hand, use_snapshot=False)[0]  # the events replay cleanly...
-    assert table_io._CACHE[t.pk][1].state == replayed  # ...to the state the service holds
+    assert table_io._CACHE[t.pk].state == replayed  # ...to the state the service holds
 
 
 def test_a_working_set_of_an_earlier_table_with_the_same_id_is_not_used(table, player):
@@ -64,15 +66,36 @@ def test_a_working_set_of_an_earlier_table_with_the_same_id_is_not_used(table, p
 
     t, users = _start(table, player)
     _act(t, users)
-    (created_at, _), stale = table_io._CACHE[t.pk]
+    stale = copy.deepcopy(table_io._CACHE[t.pk])
     _act(t, users)
-    now = Table.objects.get(pk=t.pk).version
     # The old copy, as if left by an earlier table 1 that was at this version too.
-    table_io._CACHE[t.pk] = ((created_at - timedelta(days=1), now), stale)
+    stale.table.created_at -= timedelta(days=1)
+    stale.table.version = Table.objects.get(pk=t.pk).version
+    table_io._CACHE[t.pk] = stale
     _act(t, users)
     hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)
     assert Event.objects.filter(stream=hand.stream, type="BoardDealt").count() == 1
-    assert table_io._CACHE[t.pk][1].state == hand_state(hand, use_snapshot=False)[0]
+    assert table_io._CACHE[t.pk].state == hand_state(hand, use_snapshot=False)[0]
+    assert verify_chains()[1] == []
+
+
+def test_a_locked_command_does_not_use_the_copy_of_an_earlier_table_with_the_same_id(table, player):
+    """As above, for a command that always takes the lock (chat): the copy's table row is
+    at the current version but was created earlier, so the command loads its own."""
+    from datetime import timedelta
+
+    from poker.services import table_chat
+
+    t, users = _start(table, player)
+    stale = copy.deepcopy(table_io._CACHE[t.pk])
+    _act(t, users)
+    stale.table.created_at -= timedelta(days=1)
+    stale.table.version = Table.objects.get(pk=t.pk).version
+    table_io._CACHE[t.pk] = stale
+    chatter = next(iter(users.values()))
+    table_chat(table_id=t.pk, player_id=chatter.pk, text="hi", key=key(), actor=actor_for(chatter))
+    assert Event.objects.filter(stream=f"table-{t.pk}", type="ChatPosted").count() == 1
+    assert table_io._CACHE[t.pk].table.created_at == Table.objects.get(pk=t.pk).created_at
     assert verify_chains()[1] == []
 
 
@@ -232,7 +255,7 @@ def test_a_copy_that_another_command_overtook_before_its_write_applies_once_on_t
     acted = Event.objects.filter(stream=hand.stream, actor_id=pid).exclude(type="HoleCardsDealt")
     assert acted.count() == 1
     assert verify_chains()[1] == []
-    assert table_io._CACHE[t.pk][1].state == hand_state(hand, use_snapshot=False)[0]
+    assert table_io._CACHE[t.pk].state == hand_state(hand, use_snapshot=False)[0]
 
 
 @pytest.mark.parametrize("moved_on", [False, True])
@@ -250,7 +273,7 @@ def test_a_hand_ended_from_a_copy_settles_under_the_lock_only_if_the_copy_is_cur
     hand_id = Table.objects.get(pk=t.pk).current_hand_id
     pid, _ = _to_act(t)
     if moved_on:
-        stale = dict(table_io._CACHE)
+        stale = copy.deepcopy(table_io._CACHE)
         chatter = next(u for u in users.values() if u.pk != pid)
         table_chat(
             table_id=t.pk, player_id=chatter.pk, text="gl", key=key(), actor=actor_for(chatter)
