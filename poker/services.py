@@ -765,23 +765,24 @@ ACTIONS = ("fold", "check", "call", "bet", "raise")
 def table_act(*, table_id: int, player_id: int, action: object, amount: object = None,
               version: object = None, key: str, actor: Actor) -> dict[str, Any]:  # fmt: skip
     """A betting decision by the player whose turn it is."""
+    # Wrong whatever the table's state: refused before the command takes the table.
+    if version is not None and type(version) is not int:
+        raise InvalidRequest(
+            f"version must be an integer, got {version!r}.", code="invalid_version"
+        )
+    if action not in ACTIONS:
+        raise InvalidRequest(f"Unknown action {action!r}; expected one of {', '.join(ACTIONS)}.",
+                             code="unknown_action")  # fmt: skip
+    if amount is not None and (type(amount) is not int or amount < 0 or amount >= 2**63):
+        raise InvalidRequest(
+            f"amount must be a non-negative integer, got {amount!r}.", code="invalid_amount"
+        )
 
     def body(ctx: Ctx) -> dict[str, Any]:
-        if version is not None and type(version) is not int:
-            raise InvalidRequest(
-                f"version must be an integer, got {version!r}.", code="invalid_version"
-            )
         if version is not None and version != ctx.table.version:
             raise StaleVersion(
                 f"Your view is at version {version}; the table is at {ctx.table.version}.",
                 current=ctx.table.version,
-            )
-        if action not in ACTIONS:
-            raise InvalidRequest(f"Unknown action {action!r}; expected one of {', '.join(ACTIONS)}.",
-                                 code="unknown_action")  # fmt: skip
-        if amount is not None and (type(amount) is not int or amount < 0 or amount >= 2**63):
-            raise InvalidRequest(
-                f"amount must be a non-negative integer, got {amount!r}.", code="invalid_amount"
             )
         seat = _seat_of(ctx, player_id)
         index = _in_current_hand(ctx, player_id)

@@ -407,3 +407,31 @@ def test_a_table_held_locked_delays_only_its_own_commands_not_another_tables(tab
     assert Table.objects.get(pk=held.pk).version == version + 1
     assert Event.objects.filter(stream__startswith="hand-", actor_id=pid).exists()
     assert verify_chains()[1] == []
+
+
+@pytest.mark.parametrize(
+    ("action", "amount", "version", "code"),
+    [
+        ("shove", None, None, "unknown_action"),
+        ("raise", -5, None, "invalid_amount"),
+        ("raise", "300", None, "invalid_amount"),
+        ("call", None, "7", "invalid_version"),
+    ],
+)
+def test_a_malformed_action_is_refused_before_the_table_is_touched(
+    table, player, monkeypatch, action, amount, version, code
+):
+    """Input that is wrong whatever the table's state never reaches the database or the
+    engine: no statement runs, and the warm working set stays in the cache."""
+    from core.errors import InvalidRequest
+
+    t, users = _start(table, player)
+    pid, _ = _to_act(t)
+    warm = table_io._CACHE[t.pk]
+    calls = _spy_statements(monkeypatch)
+    with pytest.raises(InvalidRequest) as refused:
+        table_act(table_id=t.pk, player_id=pid, action=action, amount=amount, version=version,
+                  key=key(), actor=actor_for(users[pid]))  # fmt: skip
+    assert refused.value.code == code
+    assert calls == []
+    assert table_io._CACHE[t.pk] is warm
