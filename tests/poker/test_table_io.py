@@ -435,3 +435,26 @@ def test_a_malformed_action_is_refused_before_the_table_is_touched(
     assert refused.value.code == code
     assert calls == []
     assert table_io._CACHE[t.pk] is warm
+
+
+def test_nothing_to_do_is_answered_only_from_the_locked_table(table, player, monkeypatch):
+    """A command that finds nothing to do writes nothing, so no guarded write could catch
+    a stale copy: the warm attempt's "nothing" is checked again under the lock."""
+    from handhistory.store import SYSTEM
+    from poker.services import _run_command
+
+    t, _ = _start(table, player)
+    version = Table.objects.get(pk=t.pk).version
+    calls = _spy_statements(monkeypatch)
+    seen = []
+
+    def nothing(ctx):
+        seen.append(ctx.unlocked is not None)
+        return None
+
+    result = _run_command(table_id=t.pk, player_id=None, key=None, command="probe", request={},
+                          actor=SYSTEM, body=nothing, unlocked=True)  # fmt: skip
+    assert result == {"noop": True, "version": version}
+    assert seen == [True, False]  # tried on the copy, answered under the lock
+    assert [locked for _, locked in calls] == [True]  # the lock statement, in its transaction
+    assert Table.objects.get(pk=t.pk).version == version
