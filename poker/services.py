@@ -295,10 +295,12 @@ def _execute(
 # --- hands: start, progress, finish ----------------------------------------------------------
 
 
-def _append_engine(ctx: Ctx, events: list[EngineEvent], actor: Actor) -> None:
+def _append_engine(ctx: Ctx, events: list[EngineEvent], actor: Actor) -> list[dict[str, Any]]:
+    """Appends the engine's events to the hand's stream and their public form to the
+    broadcast; returns that public form."""
     assert ctx.hand is not None and ctx.state is not None
     if not events:
-        return
+        return []
     ctx.append(
         ctx.hand.stream,
         [NewEvent(type=type(e).__name__, version=e.version, payload=e.to_dict()) for e in events],
@@ -310,6 +312,7 @@ def _append_engine(ctx: Ctx, events: list[EngineEvent], actor: Actor) -> None:
     reveal = ctx.state.is_over and shown >= set(range(ctx.state.player_count))
     public = [viewable(e, ctx.hand.seat_numbers, shown=shown, reveal_seed=reveal) for e in events]
     ctx.broadcasts.append({"kind": "hand", "hand": ctx.hand.pk, "events": public})
+    return public
 
 
 def _table_event(ctx: Ctx, type_: str, payload: dict[str, Any]) -> None:
@@ -794,12 +797,11 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
             seat.consecutive_timeouts = 0
             ctx.seat_changed(seat)
         _spend_time_bank(ctx, seat)
-        _append_engine(ctx, events, actor)
-        hand_id, seat_numbers = ctx.hand.pk, ctx.hand.seat_numbers
+        # The reply goes only to the actor, but it carries the broadcast's public form of
+        # the action's events: public for any future variant, mapped to this hand's seats.
+        public = _append_engine(ctx, events, actor)
+        hand_id = ctx.hand.pk
         _progress(ctx)  # may end this hand and start the next, with other seats
-        # The reply goes only to the actor, but it is built like a broadcast anyway: an
-        # action's events are public, and this keeps it so for any future variant.
-        public = [viewable(e, seat_numbers) for e in events]
         return {"hand": hand_id, "events": public}
 
     return _run_command(table_id=table_id, player_id=player_id, key=key, command="act",
