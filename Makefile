@@ -9,16 +9,25 @@ PYTEST_WORKERS ?= 2
 
 .PHONY: run test bench lint typecheck clean
 
+PORT ?= 8000
+
+.PHONY: run-deps
+
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	@$(PY) -m pip install --quiet --upgrade pip
+	@$(PY) -m pip install --quiet -e '.[dev]'
 	@rm -f $(VENV)/.installed-* && touch $@
 
+run-deps: $(STAMP)
+
+# Silent until the first line, which says which backends are in use (README); then the
+# demo's passwords and the server's own banner.
 run: $(STAMP)
-	DEBUG=$${DEBUG-1} $(PY) manage.py migrate --noinput
-	DEBUG=$${DEBUG-1} $(PY) manage.py seed_demo
-	DEBUG=$${DEBUG-1} $(PY) manage.py serve
+	@DEBUG=$${DEBUG-1} $(PY) -c "import config.settings as s; print(s.BACKENDS_SUMMARY)"
+	@DEBUG=$${DEBUG-1} $(PY) manage.py migrate --noinput -v 0
+	@DEBUG=$${DEBUG-1} $(PY) manage.py seed_demo
+	@DEBUG=$${DEBUG-1} $(PY) manage.py serve --port $(PORT)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
