@@ -169,7 +169,7 @@ def _hands_finished(session: Session, table_id: int, names: list[str]) -> int:
         while path:
             status, page = session.server.call("GET", path, session.tokens[name])
             assert status == 200, page
-            ids.update(h["id"] for h in page["results"] if h["table"] == table_id)
+            ids.update(h["hand"] for h in page["results"] if h["table"] == table_id)
             path = page["next"] and page["next"].removeprefix(session.server.base)
     return len(ids)
 
