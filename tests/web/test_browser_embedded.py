@@ -42,6 +42,14 @@ def _log_in(browser, base, username, password, errors):
     return page
 
 
+def _sit_down(page, expect):
+    """Once the page's socket is open, buys in from the sit form."""
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+    page.get_by_test_id("sit-buy-in").fill("5000")
+    page.get_by_test_id("sit-submit").click()
+    expect(page.get_by_test_id("sit-form")).to_be_hidden()
+
+
 def test_demo_players_play_a_hand_in_the_browser_on_the_make_run_server(tmp_path, monkeypatch):
     sync_playwright = _require_browser()
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # playwright's loop; no ORM here
@@ -62,17 +70,11 @@ def test_demo_players_play_a_hand_in_the_browser_on_the_make_run_server(tmp_path
             browser = pw.chromium.launch(
                 executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
             )
-            pages = []
+            logins = [(n, passwords[n]) for n in ("alice", "bob")]
+            pages = [_log_in(browser, server.base, n, pw_, errors) for n, pw_ in logins]
             try:
-                for name in ("alice", "bob"):
-                    pages.append(_log_in(browser, server.base, name, passwords[name], errors))
                 for page in pages:
-                    expect(page.get_by_test_id("conn-status")).to_have_attribute(
-                        "data-state", "open"
-                    )
-                    page.get_by_test_id("sit-buy-in").fill("5000")
-                    page.get_by_test_id("sit-submit").click()
-                    expect(page.get_by_test_id("sit-form")).to_be_hidden()
+                    _sit_down(page, expect)
                 # Two players: a hand runs, and each page shows its own two cards.
                 for page in pages:
                     expect(page.get_by_test_id("table-root")).to_have_attribute(
