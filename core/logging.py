@@ -68,7 +68,11 @@ def _redact_value(key: str, value: Any) -> Any:
         return {k: _redact_value(str(k), v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_redact_value("", v) for v in value]
-    return value
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    # Any other object is written as its str(), which may hold a secret: Django's
+    # ``request`` extra prints the full path, query string included.
+    return redact(str(value))
 
 
 class RedactFilter(logging.Filter):

@@ -119,3 +119,10 @@ def test_healthz_is_503_when_the_last_sweep_is_too_old(no_sweep, monkeypatch):
     healthy, report = health_report()
     assert healthy, report
     assert report["periodic"]["backend"].startswith("last sweep")
+
+
+def test_a_request_object_in_extra_is_written_without_its_query_string_secret(rf):
+    request = rf.get("/api/v1/tables/9/?token=tok-in-query-123")
+    [line] = _emit("django.request", "Not Found: %s", request.path, request=request)
+    assert "tok-in-query-123" not in json.dumps(line)
+    assert "token=[redacted]" in line["request"]
