@@ -9,6 +9,7 @@ that session left behind (the ledger, the event store, the log).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -57,10 +58,10 @@ class Session:
         return created["id"]
 
 
-@pytest.fixture(scope="module")
-def lane(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    tmp = tmp_path_factory.mktemp("embedded-lane")
-    env = embedded_env(tmp)
+@contextlib.contextmanager
+def _serve(tmp: Any, **env_extra: str) -> Any:
+    """Migrates, seeds and serves as ``make run`` does; yields the session's client."""
+    env = embedded_env(tmp, **env_extra)
     migrate = manage(env, "migrate", "--noinput")
     assert migrate.returncode == 0, migrate.stderr
     seed = manage(env, "seed_demo")
@@ -72,6 +73,12 @@ def lane(tmp_path_factory: pytest.TempPathFactory) -> Any:
         yield Session(server, admin_password)
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def lane(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    with _serve(tmp_path_factory.mktemp("embedded-lane")) as session:
+        yield session
 
 
 def _view(session: Session, table_id: int, token: str | None = None) -> dict[str, Any]:
@@ -202,7 +209,8 @@ def _play_over_rest(session: Session, table_id: int, names: list[str], hands: in
                     "POST", f"/api/v1/tables/{table_id}/sit-in/", token, {}
                 )
                 assert status == 200, body
-        if view["hand"] is None:  # nobody left to play with: the next request deals
+        if view["hand"] is None:  # between hands: the embedded beat (or a command) deals
+            time.sleep(0.05)
             continue
         name = seat_of[_actor_seat(view)]
         token = session.tokens[name]
@@ -310,6 +318,19 @@ def test_two_hundred_hands_over_rest_and_websocket_under_make_run(lane: Session)
     assert _hands_finished(lane, rest_table, rest_names) >= HANDS_OVER_REST
     assert _hands_finished(lane, ws_table, ws_names) >= HANDS_OVER_WS
     assert HANDS_OVER_REST + HANDS_OVER_WS >= 200
+
+
+def test_after_the_pause_between_hands_the_embedded_beat_deals_the_next(tmp_path) -> None:
+    """With a pause (contracts: POKER_HAND_PAUSE_MS), no command follows a hand's end
+    here (the bots only read), so the embedded beat's sweeper is what deals the next."""
+    with _serve(tmp_path, POKER_HAND_PAUSE_MS="300") as paused:
+        names = ["pia", "pat"]
+        for name in names:
+            paused.user(name)
+        table = paused.table()
+        _play_over_rest(paused, table, names, 5)
+        assert _hands_finished(paused, table, names) >= 5
+        assert not [s for s in paused.server.statuses if s >= 500], paused.server.statuses
 
 
 # --- what the session left behind --------------------------------------------------------------
