@@ -1,25 +1,20 @@
 # Two commands do everything on a fresh machine with Python >= 3.11:
-#   make run   - create .venv, install, migrate, seed a demo, serve on 127.0.0.1:8000
+#   make run   - create .venv, install, migrate, seed a demo, serve on 127.0.0.1:$(PORT)
 #   make test  - lint, migrations check and the whole test suite on real PostgreSQL + Redis
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
-
-.PHONY: run test bench lint typecheck clean
-
 PORT ?= 8000
 
-.PHONY: run-deps
+.PHONY: run test bench lint typecheck clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install --quiet --upgrade pip
 	@$(PY) -m pip install --quiet -e '.[dev]'
 	@rm -f $(VENV)/.installed-* && touch $@
-
-run-deps: $(STAMP)
 
 # Silent until the first line, which says which backends are in use (README); then the
 # demo's passwords and the server's own banner.
