@@ -1,24 +1,28 @@
 # Two commands do everything on a fresh machine with Python >= 3.11:
-#   make run   - create .venv, install, migrate, seed a demo, serve on 127.0.0.1:8000
+#   make run   - create .venv, install, migrate, seed a demo, serve on 127.0.0.1:$(PORT)
 #   make test  - lint, migrations check and the whole test suite on real PostgreSQL + Redis
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
+PORT ?= 8000
 
 .PHONY: run test bench lint typecheck clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	@$(PY) -m pip install --quiet --upgrade pip
+	@$(PY) -m pip install --quiet -e '.[dev]'
 	@rm -f $(VENV)/.installed-* && touch $@
 
+# Silent until the first line, which says which backends are in use (README); then the
+# demo's passwords and the server's own banner.
 run: $(STAMP)
-	DEBUG=$${DEBUG-1} $(PY) manage.py migrate --noinput
-	DEBUG=$${DEBUG-1} $(PY) manage.py seed_demo
-	DEBUG=$${DEBUG-1} $(PY) manage.py serve
+	@DEBUG=$${DEBUG-1} $(PY) -c "import config.settings as s; print(s.BACKENDS_SUMMARY)"
+	@DEBUG=$${DEBUG-1} $(PY) manage.py migrate --noinput -v 0
+	@DEBUG=$${DEBUG-1} $(PY) manage.py seed_demo
+	@DEBUG=$${DEBUG-1} $(PY) manage.py serve --port $(PORT)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

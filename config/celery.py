@@ -2,10 +2,31 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("pokerroom")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.celeryd_init.connect  # before the worker's first warning (running as root...)
+@signals.setup_logging.connect
+def _log_like_django(**kwargs: object) -> None:
+    """A receiver of ``setup_logging`` stops Celery from installing its own plain-text
+    handlers (worker and beat), so its lines go through Django's LOGGING: one JSON object
+    per line, with secrets masked, like the server's."""
+    import logging
+    from logging.config import dictConfig
+
+    from django.conf import settings
+
+    dictConfig(settings.LOGGING)
+    logging.captureWarnings(True)  # Python's warnings (e.g. running as root) too
+
+
+def import_tasks() -> None:
+    """Registers every app's tasks with :data:`app` now (autodiscovery is lazy: a worker
+    does it at start, but a process that only serves never would)."""
+    app.loader.import_default_modules()

@@ -265,23 +265,40 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = _env_bool("SECURE_COOKIES", True)
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# --- var/: runtime files (the embedded database, beat's schedule, collected static) -----
+VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
+
+# --- Periodic tasks: /healthz is 503 when the sweeper (due every second) has not run for
+# this long, counted from the process's start at the earliest (README, Production).
+PERIODIC_MAX_AGE_S = float(os.environ.get("PERIODIC_MAX_AGE_S", "30"))
+
 # --- Logging: one JSON object per line, each with the request id --------------------
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "core.logging.RequestIdFilter"}},
+    # On the one handler every line passes (ours, Django's, uvicorn's, Celery's: see
+    # config/celery.py): secrets are masked, and the periodic tasks' routine lines demoted.
+    "filters": {
+        "request_id": {"()": "core.logging.RequestIdFilter"},
+        "redact": {"()": "core.logging.RedactFilter"},
+        "quiet_periodic": {"()": "core.logging.QuietPeriodicFilter", "level": LOG_LEVEL},
+    },
     "formatters": {"json": {"()": "core.logging.JsonFormatter"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "json",
-            "filters": ["request_id"],
+            "filters": ["request_id", "quiet_periodic", "redact"],
         }
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
+        # Django's defaults give "django" a plain-text console handler when DEBUG is on
+        # (`make run`): naming the logger here drops it, so its lines are JSON only.
+        "django": {"level": "INFO", "propagate": True},
+        "django.server": {"propagate": True},
         "django.db.backends": {"level": "WARNING"},
         "django.request": {"level": "ERROR", "propagate": True},
     },

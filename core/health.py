@@ -1,4 +1,5 @@
-"""Health probes for the database, the cache/channel layer and the task broker."""
+"""Health probes for the database, the cache/channel layer, the task broker and the
+periodic tasks (the shot clock's sweeper)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,15 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
+
+#: The cache key where the shot-clock sweeper records when it last ran (a wall-clock
+#: time: the sweeping process and the one answering /healthz may differ).
+LAST_SWEEP_KEY = "periodic:last-sweep"
+
+
+def record_sweep() -> None:
+    """Called by every sweep: the heartbeat of the periodic tasks (worker and beat)."""
+    caches["default"].set(LAST_SWEEP_KEY, time.time(), timeout=None)
 
 
 def _check_database() -> str:
@@ -59,11 +69,31 @@ def _check_broker() -> str:
         return str(conn.transport.driver_type)
 
 
+def _check_periodic() -> str:
+    """The periodic tasks are alive when the sweeper (due every second) ran recently.
+
+    The age counts from the later of the last sweep and this process's start, so a
+    process that just started (whose clock may not have swept yet, or whose cache holds
+    an old sweep from before a restart) gets ``PERIODIC_MAX_AGE_S`` of grace.
+    """
+    from config import STARTED_AT
+
+    last = caches["default"].get(LAST_SWEEP_KEY)
+    now = time.time()
+    age = now - max(float(last or 0.0), STARTED_AT)
+    limit = settings.PERIODIC_MAX_AGE_S
+    if age > limit:
+        since = f"{now - float(last):.1f} s" if last else "ever (since start)"
+        raise RuntimeError(f"no shot-clock sweep for {since}; limit {limit} s")
+    return f"last sweep {now - float(last):.1f} s ago" if last else "starting (no sweep yet)"
+
+
 CHECKS: dict[str, Callable[[], str]] = {
     "database": _check_database,
     "cache": _check_cache,
     "channel_layer": _check_channel_layer,
     "broker": _check_broker,
+    "periodic": _check_periodic,
 }
 
 

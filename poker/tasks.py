@@ -7,6 +7,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
+from core.health import record_sweep
 from poker.models import TableUpdate
 from poker.services import timeouts_sweep
 
@@ -17,7 +18,9 @@ UPDATE_LOG_RETENTION = timedelta(hours=1)
 @shared_task(name="poker.sweep_timeouts", ignore_result=True)
 def sweep_timeouts() -> int:
     """Enforces every overdue turn (run every second by beat; safe to run concurrently)."""
-    return timeouts_sweep()
+    enforced = timeouts_sweep()
+    record_sweep()  # /healthz's proof that the clock runs
+    return enforced
 
 
 @shared_task(name="poker.prune_update_log", ignore_result=True)

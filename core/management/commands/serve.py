@@ -30,9 +30,17 @@ def _die_with_parent() -> None:
 
 
 def _embedded_beat() -> None:
-    """Calls each CELERY_BEAT_SCHEDULE task on its interval, forever (daemon thread)."""
-    from celery import current_app
+    """Calls each CELERY_BEAT_SCHEDULE task on its interval, forever (daemon thread).
+
+    The tasks are looked up in the project's app once its task modules are imported:
+    ``celery.current_app`` is per thread (this one would get an empty default app), and
+    nothing else in a serving process imports ``poker.tasks`` or ``ledger.tasks``.
+    """
     from django.db import close_old_connections
+
+    from config.celery import app, import_tasks
+
+    import_tasks()
 
     schedule = {
         name: float(entry["schedule"]) for name, entry in settings.CELERY_BEAT_SCHEDULE.items()
@@ -44,7 +52,7 @@ def _embedded_beat() -> None:
             if now >= due[name]:
                 due[name] = now + interval
                 try:
-                    current_app.tasks[str(settings.CELERY_BEAT_SCHEDULE[name]["task"])]()
+                    app.tasks[str(settings.CELERY_BEAT_SCHEDULE[name]["task"])]()
                 except Exception:
                     logger.exception("embedded beat task failed", extra={"task": name})
                 finally:
@@ -80,7 +88,9 @@ class Command(BaseCommand):
                     [*celery, "worker", "--loglevel=INFO", "-c", "2"], preexec_fn=_die_with_parent
                 )
             )
-            beat_file = str(settings.BASE_DIR / "var" / "celerybeat-schedule")
+            # Beat keeps its schedule's state in var/, which a fresh checkout lacks.
+            settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
+            beat_file = str(settings.VAR_DIR / "celerybeat-schedule")
             children.append(
                 subprocess.Popen(
                     [*celery, "beat", "--loglevel=INFO", "--schedule", beat_file],
