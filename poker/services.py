@@ -839,9 +839,11 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
         _progress(ctx)  # may end this hand and start the next, with other seats
         return {"hand": hand_id, "events": public}
 
-    return _run_command(table_id=table_id, player_id=player_id, key=key, command="act",
-                        request={"action": action, "amount": amount, "version": version},
-                        actor=actor, body=body, unlocked=True)  # fmt: skip
+    result = _run_command(table_id=table_id, player_id=player_id, key=key, command="act",
+                          request={"action": action, "amount": amount, "version": version},
+                          actor=actor, body=body, unlocked=True)  # fmt: skip
+    # A retried key answers with the stored outcome, perhaps stored before the rename.
+    return table_events.read_act_result(result) if result.get("replayed") else result
 
 
 def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:

@@ -107,6 +107,19 @@ def _read_v1(
     return {**update, "events": groups, "public": public, "schema": VERSION}
 
 
+def read_act_result(result: dict[str, Any]) -> dict[str, Any]:
+    """A stored ``table_act`` outcome in today's shape. One stored before version 2 is
+    known by its first event, the action, naming the engine's ``player``."""
+    events = result.get("events") or []
+    if not any("player" in e for e in events):
+        return result
+    hand = result.get("hand")
+    from poker.models import Hand
+
+    seats = Hand.objects.filter(pk=hand).values_list("seat_numbers", flat=True).first() or []
+    return {**result, "events": [_hand_event_v1(e, list(seats)) for e in events]}
+
+
 def _hand_event_v1(event: dict[str, Any], seat_numbers: list[int]) -> dict[str, Any]:
     """A hand event of an old update: the seat stays, the engine index goes; winners were
     engine indexes."""

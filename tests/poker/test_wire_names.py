@@ -287,3 +287,32 @@ def test_old_version_1_table_events_still_read_and_verify(heads_up):
         events_append(stream=table.stream, events=[NewEvent(type="PlayerSat", version=9)])
     problems = verify_chains()[1]
     assert len(problems) == 1 and "PlayerSat version 9" in problems[0], problems
+
+
+def test_an_action_retried_from_before_the_rename_answers_in_seats(heads_up):
+    from poker.services import _request_hash
+
+    t, clients, actor = heads_up["table"], heads_up["clients"], heads_up["actor"]
+    hand = Hand.objects.get(pk=heads_up["view"]["hand"]["id"])
+    user = clients[actor].user
+    index = hand.player_ids.index(user.pk)
+    request = {"action": "call", "amount": None, "version": None}
+    # The outcome the old code stored for this key: the engine index beside the seat.
+    TableCommand.objects.create(
+        table_id=t.pk, player=user, key="old-key", command="act",
+        request_hash=_request_hash("act", request), result={
+            "hand": hand.pk, "version": 3, "events": [
+                {"type": "PlayerCalled", "version": 1, "player": index, "seat": actor,
+                 "amount": 50},
+                {"type": "PotAwarded", "version": 1, "pot": 0, "winners": [index],
+                 "amounts": [200], "hand": ""},
+            ]},
+    )  # fmt: skip
+    before = counts()
+    response = post(clients[actor], tables_url(t.pk, "actions"), {"action": "call"}, key="old-key")
+    body = response.json()
+    assert response.status_code == 200 and body["replayed"] is True, body
+    assert ambiguous_keys(body) == []
+    assert body["events"][0]["seat"] == actor
+    assert body["events"][1]["winners"] == [actor]
+    assert counts() == before
