@@ -316,3 +316,22 @@ def test_an_action_retried_from_before_the_rename_answers_in_seats(heads_up):
     assert body["events"][0]["seat"] == actor
     assert body["events"][1]["winners"] == [actor]
     assert counts() == before
+
+
+def test_hand_summaries_projected_before_the_rename_read_with_user_ids(heads_up):
+    from handhistory.models import HandSummary
+
+    t, clients = heads_up["table"], heads_up["clients"]
+    hand_id = fold_hand([clients[3], clients[5]], t.pk)
+    summary = HandSummary.objects.get(hand_id=hand_id)
+    old = [
+        {"seat": p["seat"], "player_id": p["user_id"], "starting_stack": p["starting_stack"]}
+        for p in summary.players
+    ]
+    HandSummary.objects.filter(hand_id=hand_id).update(players=old)  # as the old code wrote it
+    alice = clients[5].user
+    listing = clients[5].get("/api/v1/hands/").json()
+    detail = clients[5].get(f"/api/v1/hands/{hand_id}/").json()
+    for players in (listing["results"][0]["players"], detail["summary"]["players"]):
+        assert ambiguous_keys(players) == []
+        assert {(p["seat"], p["user_id"]) for p in players} >= {(5, alice.pk)}
