@@ -56,7 +56,7 @@ def summarize(
             "ante": table.ante,
         },
         "players": [
-            {"seat": seats[i], "player_id": players[i], "starting_stack": starting[i]}
+            {"seat": seats[i], "user_id": players[i], "starting_stack": starting[i]}
             for i in range(len(seats))
         ],
         "board": format_cards(state.board),
@@ -82,6 +82,14 @@ def summarize(
         for i in range(len(seats))
     ]
     return summary, results
+
+
+def summary_players(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``HandSummary.players`` as the API shows it: summaries projected before the wire
+    spoke of ``user_id`` (docs/protocol.md) stored it as ``player_id``."""
+    return [
+        {("user_id" if k == "player_id" else k): v for k, v in player.items()} for player in players
+    ]
 
 
 def project_hand(

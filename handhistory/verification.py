@@ -1,6 +1,7 @@
 """Checks of the event store against itself and against the ledger.
 
-1. Every stream's hash chain is intact (seqs consecutive, each hash recomputes).
+1. Every stream's hash chain is intact (seqs consecutive, each hash recomputes), and every
+   table event is one the code reads (``poker.table_events``: any version ever written).
 2. Every finished hand replays, and the settlement its replay implies -- the legs computed
    by the same pure function the table service used -- is exactly what the ledger holds
    for that hand (same debit, credit and amount, leg by leg).
@@ -18,6 +19,7 @@ from poker import money
 from poker.engine.events import event_from_dict
 from poker.engine.transitions import replay
 from poker.models import Hand
+from poker.table_events import UnreadableEvent, read_table_event
 
 
 def _streams() -> Iterator[list[Event]]:
@@ -38,7 +40,19 @@ def verify_chains() -> tuple[int, list[str]]:
     for rows in _streams():
         count += 1
         problems.extend(verify_chain(rows))
+        if rows[0].stream.startswith("table-"):
+            problems.extend(_unreadable(rows))
     return count, problems
+
+
+def _unreadable(rows: list[Event]) -> list[str]:
+    problems = []
+    for row in rows:
+        try:
+            read_table_event(row.type, row.version, row.payload, usernames={})
+        except UnreadableEvent as exc:
+            problems.append(f"{row.stream}#{row.seq}: {exc}")
+    return problems
 
 
 def _seat_accounts(hand: Hand) -> list[int]:

@@ -207,7 +207,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         if "seats" in public and self.user_id is not None:
             self.my_seat = next(
-                (s["seat"] for s in public["seats"] if s.get("player_id") == self.user_id), None
+                (s["seat"] for s in public["seats"] if s.get("user_id") == self.user_id), None
             )
         hand = public.get("hand")
         self.actor_seat = hand.get("actor_seat") if hand else None
@@ -233,7 +233,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                         return _FULL
             elif group.get("kind") == "table":
                 event = group.get("event") or {}
-                if event.get("player") == self.user_id and event.get("type") != "ChatPosted":
+                if event.get("user_id") == self.user_id and event.get("type") != "ChatPosted":
                     return _FULL  # sat, left, sat out/in, timed out, my turn started...
         if hand != self.hand_id and self.you and self.you.get("hole_cards"):
             return _FULL  # my cards of the finished hand are gone
@@ -455,4 +455,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         )  # fmt: skip
         await self._send_private()
         if frame.key is not None:
-            await self._ack(frame, {"authenticated": True, "user": user.get_username()})
+            await self._ack(
+                frame,
+                {"authenticated": True, "user_id": self.user_id, "username": user.get_username()},
+            )

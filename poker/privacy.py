@@ -15,7 +15,15 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from poker.engine.events import CardsShown, Event, HandEnded, HandStarted, HoleCardsDealt, redact
+from poker.engine.events import (
+    CardsShown,
+    Event,
+    HandEnded,
+    HandStarted,
+    HoleCardsDealt,
+    PotAwarded,
+    redact,
+)
 
 
 def shown_players(events: Sequence[Event]) -> set[int]:
@@ -38,8 +46,12 @@ def viewable(
     shown: Collection[int] = (),
     reveal_seed: bool = False,
 ) -> dict[str, Any]:
-    """``event`` as a JSON dict for player index ``viewer`` (None: a spectator), with the
-    seat number added for clients."""
+    """``event`` as a JSON dict for player index ``viewer`` (None: a spectator), in seats.
+
+    The engine's player indexes stay inside: an event's ``player`` becomes its ``seat``
+    (the table's seat number), ``PotAwarded.winners`` are seat numbers, and the per-player
+    arrays of ``HandStarted``/``HandEnded`` come with ``seats``, the seat of each entry.
+    """
     if isinstance(event, HandStarted) and not reveal_seed:
         event = redact(event)
     data = event.to_dict()
@@ -47,7 +59,11 @@ def viewable(
         data["server_seed"] = ""
     if isinstance(event, HoleCardsDealt) and event.player != viewer and event.player not in shown:
         data["cards"] = None
-    player = data.get("player")
+    player = data.pop("player", None)
     if isinstance(player, int) and 0 <= player < len(seat_numbers):
         data["seat"] = seat_numbers[player]
+    if isinstance(event, PotAwarded):
+        data["winners"] = [seat_numbers[w] for w in event.winners]
+    if isinstance(event, HandStarted | HandEnded):
+        data["seats"] = list(seat_numbers)
     return data

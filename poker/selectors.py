@@ -16,6 +16,7 @@ from django.db.models import Avg, Count
 
 from core.errors import NotFound
 from handhistory.models import HandSummary
+from handhistory.projections import summary_players
 from handhistory.store import stream_events
 from poker import table_io
 from poker.engine.betting import legal_actions
@@ -25,6 +26,7 @@ from poker.engine.state import HandState
 from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
 from poker.privacy import seed_may_be_public, shown_players, viewable
+from poker.table_events import read_updates
 
 
 def table_public(table: Table) -> dict[str, Any]:
@@ -127,8 +129,8 @@ def _view(
     for seat in seats:
         row: dict[str, Any] = {
             "seat": seat.number,
-            "player": seat.player.get_username(),
-            "player_id": seat.player_id,
+            "user_id": seat.player_id,
+            "username": seat.player.get_username(),
             "state": seat.state,
             "stack": seat.stake_account.balance,
             "bet": 0,
@@ -202,7 +204,7 @@ def view_at(*, table_id: int, viewer_id: int | None, version: int) -> dict[str, 
     if basis is None or basis.version != version:
         return None
     you = None
-    row = next((r for r in basis.public["seats"] if r["player_id"] == viewer_id), None)
+    row = next((r for r in basis.public["seats"] if r["user_id"] == viewer_id), None)
     if row is not None:
         index = basis.player_ids.index(viewer_id) if viewer_id in basis.player_ids else None
         you = _you(row["seat"], row["state"], basis.state, index)
@@ -230,6 +232,8 @@ def hand_detail(*, hand_id: int, viewer_id: int | None, full: bool = False) -> d
         )
         out.append({"seq": row.seq, "recorded_at": row.recorded_at.isoformat(), **data})
     summary = HandSummary.objects.filter(hand=hand).values().first()
+    if summary is not None:
+        summary["players"] = summary_players(summary["players"])
     return {
         "id": hand.pk,
         "table": hand.table_id,
@@ -271,4 +275,4 @@ def updates_since(*, table_id: int, from_version: int) -> list[dict[str, Any]] |
         return None
     if any(version != from_version + 1 + i for i, (version, _) in enumerate(rows)):
         return None
-    return [payload for _, payload in rows]
+    return read_updates([payload for _, payload in rows])

@@ -31,7 +31,7 @@ from handhistory.projections import project_hand
 from handhistory.store import GENESIS, SYSTEM, Actor, NewEvent, chain
 from ledger.models import Account
 from ledger.posting import check_amount
-from poker import money, table_io
+from poker import money, table_events, table_io
 from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig
 from poker.engine.deck import FairDeck
@@ -264,6 +264,8 @@ def _execute(
             result = {**outcome, "version": table.version}
             update = {
                 "type": "update",
+                # The update log's rows say their shape (poker.table_events); off the wire.
+                "schema": table_events.VERSION,
                 "version": table.version,
                 "events": ctx.broadcasts,
                 "public": public_view(table=table, hand=ctx.hand, state=ctx.state,
@@ -316,8 +318,17 @@ def _append_engine(ctx: Ctx, events: list[EngineEvent], actor: Actor) -> list[di
 
 
 def _table_event(ctx: Ctx, type_: str, payload: dict[str, Any]) -> None:
-    ctx.append(ctx.table.stream, [NewEvent(type=type_, version=1, payload=payload)], ctx.actor)
+    """Appends a table event (stored as it goes on the wire: poker.table_events)."""
+    ctx.append(
+        ctx.table.stream, [NewEvent(type=type_, version=table_events.VERSION, payload=payload)],
+        ctx.actor,
+    )  # fmt: skip
     ctx.broadcasts.append({"kind": "table", "event": {"type": type_, **payload}})
+
+
+def _who(seat: Seat) -> dict[str, Any]:
+    """The person at ``seat`` as table events name them (never as ``player``)."""
+    return table_events.person(seat.player_id, seat.player.get_username())
 
 
 def _next_seat(numbers: list[int], after: int | None) -> int:
@@ -474,7 +485,7 @@ def _start_turn(ctx: Ctx, seat: Seat, actor: int) -> None:
     ctx.hand.deadline = deadline
     ctx.changed_hands[ctx.hand.pk] = ctx.hand
     _table_event(ctx, "TurnStarted", {
-        "hand": ctx.hand.pk, "seat": seat.number, "player": seat.player_id,
+        "hand": ctx.hand.pk, "seat": seat.number, **_who(seat),
         "started_at": now.isoformat(), "deadline": deadline.isoformat(),
         "time_bank_ms": seat.time_bank_ms,
     })  # fmt: skip
@@ -544,9 +555,7 @@ def _cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
             currency=ctx.table.currency,
             key=money.transfer_id("cash-out", ctx.table.pk, seat.player_id, reason, seat.pk),
         )
-    _table_event(
-        ctx, "PlayerLeft", {"seat": seat.number, "player": seat.player_id, "cashed_out": amount}
-    )
+    _table_event(ctx, "PlayerLeft", {"seat": seat.number, **_who(seat), "cashed_out": amount})
     seat.delete()
     del ctx.seat_map[seat.number]
     ctx.changed_seats.pop(seat.pk, None)
@@ -561,6 +570,31 @@ def _seat_of(ctx: Ctx, player_id: int) -> Seat:
     if seat is None:
         raise Forbidden(f"You are not seated at table {ctx.table.pk}.", code="not_seated")
     return seat
+
+
+def _refusal_in_seats(ctx: Ctx, error: EngineError) -> TableError:
+    """An engine refusal as the table says it, over REST and WebSocket alike: the players
+    it names by seat and username, the hand by its id -- in the message and in ``extra``
+    (``seat``/``username``, ``actor_seat``/``actor_username``, ``hand``). The engine's
+    indexes mean nothing to the people at the table and never leave this function."""
+    assert ctx.hand is not None
+    hand = ctx.hand
+
+    def seat_and_name(index: int) -> tuple[int, str | None]:
+        number = hand.seat_numbers[index]
+        seat = ctx.seat_map.get(number)
+        return number, seat.player.get_username() if seat is not None else None
+
+    def name(index: int) -> str:
+        number, username = seat_and_name(index)
+        return f"seat {number} ({username})" if username else f"seat {number}"
+
+    extra = {k: v for k, v in error.extra.items() if k not in ("player", "actor")}
+    for role, index in error.players.items():
+        prefix = "" if role == "player" else f"{role}_"
+        extra[f"{prefix}seat"], extra[f"{prefix}username"] = seat_and_name(index)
+    extra["hand"] = hand.pk
+    return TableError(error.render(name, hand=f"hand {hand.pk}, "), code=error.code, **extra)
 
 
 def _in_current_hand(ctx: Ctx, player_id: int) -> int | None:
@@ -659,12 +693,12 @@ def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = N
         money.buy_in(table_id=table.pk, player_id=player_id, amount=amount, currency=table.currency,
                      key=money.transfer_id("buy-in", table.pk, player_id, key))  # fmt: skip
         running = table.current_hand_id is not None
-        ctx.seat_map[number] = Seat.objects.create(
+        ctx.seat_map[number] = sat = Seat.objects.create(
             table=table, number=number, player_id=player_id, stake_account=stake,
             waiting_for_big_blind=running,
         )  # fmt: skip
         ctx.balances_stale = True
-        _table_event(ctx, "PlayerSat", {"seat": number, "player": player_id, "buy_in": amount})
+        _table_event(ctx, "PlayerSat", {"seat": number, **_who(sat), "buy_in": amount})
         _maybe_start_hand(ctx)
         return {"seat": number, "buy_in": amount}
 
@@ -683,7 +717,7 @@ def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dic
             return {"left": True, "cashed_out": _cash_out(ctx, seat, reason=f"leave:{key}")}
         seat.state = Seat.State.LEAVING
         ctx.seat_changed(seat)
-        _table_event(ctx, "PlayerLeaving", {"seat": seat.number, "player": player_id})
+        _table_event(ctx, "PlayerLeaving", {"seat": seat.number, **_who(seat)})
         if ctx.state is not None and ctx.state.actor == index:
             _progress(ctx)
         return {"left": False, "leaving_after_hand": True}
@@ -701,7 +735,7 @@ def table_sit_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> d
             raise TableError(f"Seat {seat.number} is {seat.state}.", code="not_active")
         seat.state = Seat.State.SITTING_OUT
         ctx.seat_changed(seat)
-        _table_event(ctx, "PlayerSatOut", {"seat": seat.number, "player": player_id})
+        _table_event(ctx, "PlayerSatOut", {"seat": seat.number, **_who(seat)})
         index = _in_current_hand(ctx, player_id)
         if index is not None and ctx.state is not None and ctx.state.actor == index:
             _progress(ctx)
@@ -724,7 +758,7 @@ def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> di
         seat.waiting_for_big_blind = ctx.table.current_hand_id is not None
         seat.consecutive_timeouts = 0
         ctx.seat_changed(seat)
-        _table_event(ctx, "PlayerSatIn", {"seat": seat.number, "player": player_id})
+        _table_event(ctx, "PlayerSatIn", {"seat": seat.number, **_who(seat)})
         _maybe_start_hand(ctx)
         return {"state": seat.state}
 
@@ -752,9 +786,7 @@ def table_top_up(
                      currency=ctx.table.currency,
                      key=money.transfer_id("top-up", ctx.table.pk, player_id, key))  # fmt: skip
         ctx.balances_stale = True
-        _table_event(
-            ctx, "PlayerToppedUp", {"seat": seat.number, "player": player_id, "amount": value}
-        )
+        _table_event(ctx, "PlayerToppedUp", {"seat": seat.number, **_who(seat), "amount": value})
         _maybe_start_hand(ctx)
         return {"stack": stack + value}
 
@@ -792,7 +824,10 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
         if index is None:
             raise TableError("You are not in the current hand.", code="not_in_hand")
         assert ctx.state is not None and ctx.hand is not None
-        ctx.state, events = act(ctx.state, index, str(action), amount)  # type: ignore[arg-type]
+        try:
+            ctx.state, events = act(ctx.state, index, str(action), amount)  # type: ignore[arg-type]
+        except EngineError as error:
+            raise _refusal_in_seats(ctx, error) from None
         if seat.consecutive_timeouts:
             seat.consecutive_timeouts = 0
             ctx.seat_changed(seat)
@@ -804,9 +839,11 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
         _progress(ctx)  # may end this hand and start the next, with other seats
         return {"hand": hand_id, "events": public}
 
-    return _run_command(table_id=table_id, player_id=player_id, key=key, command="act",
-                        request={"action": action, "amount": amount, "version": version},
-                        actor=actor, body=body, unlocked=True)  # fmt: skip
+    result = _run_command(table_id=table_id, player_id=player_id, key=key, command="act",
+                          request={"action": action, "amount": amount, "version": version},
+                          actor=actor, body=body, unlocked=True)  # fmt: skip
+    # A retried key answers with the stored outcome, perhaps stored before the rename.
+    return table_events.read_act_result(result) if result.get("replayed") else result
 
 
 def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
@@ -838,10 +875,10 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
         if sat_out:
             seat.state = Seat.State.SITTING_OUT
         ctx.seat_changed(seat)
-        _table_event(ctx, "TurnTimedOut", {"hand": hand.pk, "seat": seat.number, "player": seat.player_id,
+        _table_event(ctx, "TurnTimedOut", {"hand": hand.pk, "seat": seat.number, **_who(seat),
                                            "action": action})  # fmt: skip
         if sat_out:
-            _table_event(ctx, "PlayerSatOut", {"seat": seat.number, "player": seat.player_id,
+            _table_event(ctx, "PlayerSatOut", {"seat": seat.number, **_who(seat),
                                                "reason": "timeouts"})  # fmt: skip
         _append_engine(ctx, events, SYSTEM)
         _progress(ctx)
@@ -901,8 +938,8 @@ def table_chat(
             )
         seat = ctx.seat_of_player(player_id)
         name = (seat.player if seat else get_user_model().objects.get(pk=player_id)).get_username()
-        _table_event(ctx, "ChatPosted", {"seat": seat.number if seat else None, "player_id": player_id,
-                                         "player": name, "text": clean})  # fmt: skip
+        _table_event(ctx, "ChatPosted", {"seat": seat.number if seat else None,
+                                         **table_events.person(player_id, name), "text": clean})  # fmt: skip
         return {"posted": True}
 
     return _run_command(table_id=table_id, player_id=player_id, key=key, command="chat",

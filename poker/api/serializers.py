@@ -11,6 +11,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from handhistory.projections import summary_players
 from poker.engine.betting import ACTIONS
 from poker.models import Variant
 
@@ -126,8 +127,8 @@ class LobbyTableSerializer(TablePublicSerializer):
 
 class SeatViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     seat = serializers.IntegerField()
-    player = serializers.CharField()
-    player_id = serializers.IntegerField()
+    user_id = serializers.IntegerField()
+    username = serializers.CharField()
     state = serializers.CharField()
     stack = serializers.IntegerField()
     bet = serializers.IntegerField()
@@ -187,6 +188,14 @@ class CommandResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
     replayed = serializers.BooleanField(required=False)
 
 
+class SummaryPlayersField(serializers.JSONField):
+    """Each player's ``seat``, ``user_id`` and ``starting_stack`` (older summaries read
+    in the same shape)."""
+
+    def to_representation(self, value: Any) -> Any:
+        return summary_players(value)
+
+
 class HandSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
     """One finished hand (no hole cards but those shown at showdown)."""
 
@@ -196,7 +205,7 @@ class HandSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
     variant = serializers.CharField()
     currency = serializers.CharField()
     stakes = serializers.JSONField()
-    players = serializers.JSONField()
+    players = SummaryPlayersField()
     board = serializers.CharField()
     pots = serializers.JSONField()
     total_pot = serializers.IntegerField()
@@ -211,7 +220,10 @@ class HandEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
     recorded_at = serializers.DateTimeField()
     type = serializers.CharField()
     version = serializers.IntegerField()
-    seat = serializers.IntegerField(required=False)
+    seat = serializers.IntegerField(
+        required=False,
+        help_text="The seat of the player the event is about (never an engine index).",
+    )
 
 
 class HandDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -57,14 +57,14 @@ DEVICE_ID = OpenApiParameter(
 )
 
 
-def _error(description: str, *codes: str) -> OpenApiResponse:
+def _error(description: str, *codes: str, example: dict[str, Any] | None = None) -> OpenApiResponse:
     return OpenApiResponse(
         response=s.ErrorSerializer,
         description=f"{description} Codes: {', '.join(codes)}.",
         examples=[
             OpenApiExample(
                 codes[0],
-                value={"code": codes[0], "message": "A human explanation.", "extra": {}},
+                value=example or {"code": codes[0], "message": "A human explanation.", "extra": {}},
                 response_only=True,
             )
         ],
@@ -84,6 +84,18 @@ E422 = _error(
     "buy_in_out_of_range",
     "insufficient_funds",
     "table_not_open",
+    # The rules speak in seats and usernames, never the engine's player index.
+    example={
+        "code": "not_your_turn",
+        "message": "call refused: it is seat 2 (bob)'s turn, not seat 1 (alice)'s (hand 812, flop)",
+        "extra": {
+            "seat": 1,
+            "username": "alice",
+            "actor_seat": 2,
+            "actor_username": "bob",
+            "hand": 812,
+        },
+    },
 )
 COMMAND_ERRORS: dict[int, OpenApiResponse] = {400: E400, 403: E403, 404: E404, 409: E409, 422: E422}
 
@@ -112,8 +124,8 @@ _FLOP_VIEW_EXAMPLE = {
     "seats": [
         {
             "seat": 1,
-            "player": "alice",
-            "player_id": 3,
+            "user_id": 3,
+            "username": "alice",
             "state": "active",
             "stack": 9800,
             "bet": 0,
@@ -124,8 +136,8 @@ _FLOP_VIEW_EXAMPLE = {
         },
         {
             "seat": 2,
-            "player": "bob",
-            "player_id": 4,
+            "user_id": 4,
+            "username": "bob",
             "state": "active",
             "stack": 9600,
             "bet": 200,
@@ -159,8 +171,8 @@ _HAND_SUMMARY_EXAMPLE = {
     "currency": "CHIPS",
     "stakes": {"small_blind": 50, "big_blind": 100, "ante": 0},
     "players": [
-        {"seat": 1, "player_id": 3, "starting_stack": 10000},
-        {"seat": 2, "player_id": 4, "starting_stack": 10000},
+        {"seat": 1, "user_id": 3, "starting_stack": 10000},
+        {"seat": 2, "user_id": 4, "starting_stack": 10000},
     ],
     "board": "Qh9d4cJs2h",
     "pots": [{"pot": 0, "winners": [1], "amounts": [570], "hand": "two_pair"}],
@@ -477,7 +489,7 @@ class ActView(TableCommandView):
         s.ActSerializer,
         {
             "hand": 812,
-            "events": [{"type": "RaisedTo", "version": 1, "player": 0, "amount": 600}],
+            "events": [{"type": "RaisedTo", "version": 1, "seat": 1, "amount": 600}],
             "version": 43,
         },
         {"action": "raise", "amount": 600, "version": 42},
@@ -562,7 +574,6 @@ class HandDetailView(APIView):
                             "recorded_at": "2025-01-01T12:00:00Z",
                             "type": "HoleCardsDealt",
                             "version": 1,
-                            "player": 0,
                             "seat": 1,
                             "cards": [51, 45],
                         },
@@ -571,7 +582,6 @@ class HandDetailView(APIView):
                             "recorded_at": "2025-01-01T12:00:00Z",
                             "type": "HoleCardsDealt",
                             "version": 1,
-                            "player": 1,
                             "seat": 2,
                             "cards": None,
                         },

@@ -49,22 +49,27 @@ def _check_actor(state: HandState, player: object, action: str) -> int:
     if not state.active[p]:
         raise IllegalAction(
             code="player_folded",
-            message=f"{action} refused: player {p} is no longer in the hand",
+            message=f"{action} refused: {{player}} is no longer in the hand "
+            f"({{hand}}{state.street_name})",
             extra={"player": p},
+            players={"player": p},
         )
     if not state.stacks[p]:
         raise IllegalAction(
             code="player_all_in",
-            message=f"{action} refused: player {p} is all-in and cannot act",
+            message=f"{action} refused: {{player}} is all-in and cannot act "
+            f"({{hand}}{state.street_name})",
             extra={"player": p},
+            players={"player": p},
         )
     actor = state.queue[0]
     if actor != p:
         raise IllegalAction(
             code="not_your_turn",
-            message=f"{action} refused: it is player {actor}'s turn, not player {p}'s "
-            f"{context(state, p)}",
+            message=f"{action} refused: it is {{actor}}'s turn, not {{player}}'s "
+            f"({{hand}}{state.street_name})",
             extra={"player": p, "actor": actor},
+            players={"player": p, "actor": actor},
         )
     return p
 
@@ -105,7 +110,7 @@ def _raise_bounds(state: HandState, p: int) -> tuple[int, int] | str:
 
 def _refusal(state: HandState, p: int, code: str) -> IllegalAction:
     """The error for a :func:`_raise_bounds` refusal code, with its context."""
-    where = context(state, p)
+    where = context(state)
     owed = max(state.bets) - state.bets[p]
     cap = state.game.structure.cap
     messages = {
@@ -117,7 +122,8 @@ def _refusal(state: HandState, p: int, code: str) -> IllegalAction:
         "opponents_all_in": "every other player is all-in or covered; only calling is "
         f"possible {where}",
     }
-    return IllegalAction(code=code, message=messages[code], extra={"player": p})
+    return IllegalAction(code=code, message=messages[code], extra={"player": p},
+                         players={"player": p})  # fmt: skip
 
 
 def legal_actions(state: HandState) -> LegalActions | None:
@@ -159,7 +165,8 @@ def verify_fold(state: HandState, player: int) -> None:
     if state.bets[p] >= max(state.bets):
         raise IllegalAction(
             code="cannot_fold",
-            message=f"fold refused: there is nothing to call; check instead {context(state, p)}",
+            message=f"fold refused: there is nothing to call; check instead {context(state)}",
+            players={"player": p},
         )
 
 
@@ -188,8 +195,9 @@ def verify_check(state: HandState, player: int) -> None:
     if owed:
         raise IllegalAction(
             code="cannot_check",
-            message=f"check refused: {owed} to call {context(state, p)}",
+            message=f"check refused: {owed} to call {context(state)}",
             extra={"call_amount": min(owed, state.stacks[p])},
+            players={"player": p},
         )
 
 
@@ -218,7 +226,8 @@ def verify_call(state: HandState, player: int) -> int:
     if not owed:
         raise IllegalAction(
             code="nothing_to_call",
-            message=f"call refused: there is nothing to call; check instead {context(state, p)}",
+            message=f"call refused: there is nothing to call; check instead {context(state)}",
+            players={"player": p},
         )
     return min(owed, state.stacks[p])
 
@@ -247,19 +256,22 @@ def _verify_sized(state: HandState, player: int, amount: object, kind: str) -> i
     if kind == BET and max_bet:
         raise IllegalAction(
             code="cannot_bet",
-            message=f"bet refused: there is already a bet of {max_bet}; raise instead {context(state, p)}",
+            message=f"bet refused: there is already a bet of {max_bet}; raise instead {context(state)}",
             extra={"current_bet": max_bet},
+            players={"player": p},
         )
     if kind == RAISE and not max_bet:
         raise IllegalAction(
             code="cannot_raise",
-            message=f"raise refused: there is no bet to raise; bet instead {context(state, p)}",
+            message=f"raise refused: there is no bet to raise; bet instead {context(state)}",
+            players={"player": p},
         )
     if type(amount) is not int:
         raise IllegalAction(
             code="invalid_amount",
             message=f"{kind} refused: the amount must be an integer number of chips, "
-            f"got {amount!r} {context(state, p)}",
+            f"got {amount!r} {context(state)}",
+            players={"player": p},
         )
     bounds = _raise_bounds(state, p)
     if isinstance(bounds, str):
@@ -269,14 +281,16 @@ def _verify_sized(state: HandState, player: int, amount: object, kind: str) -> i
     if amount < low:
         raise IllegalAction(
             code=f"{kind}_too_small",
-            message=f"{kind} to {amount} is below the minimum {low} {context(state, p)}",
+            message=f"{kind} to {amount} is below the minimum {low} {context(state)}",
             extra=extra,
+            players={"player": p},
         )
     if amount > high:
         raise IllegalAction(
             code=f"{kind}_too_large",
-            message=f"{kind} to {amount} is above the maximum {high} {context(state, p)}",
+            message=f"{kind} to {amount} is above the maximum {high} {context(state)}",
             extra=extra,
+            players={"player": p},
         )
     return amount
 

@@ -20,9 +20,10 @@ def run(state: HandState, event: Event) -> Result:
     return new, events
 
 
-def context(state: HandState, player: int) -> str:
-    """The ``(player 3, flop)`` suffix of error messages."""
-    return f"(player {player}, {state.street_name})"
+def context(state: HandState) -> str:
+    """The ``({hand}{player}, flop)`` suffix of error messages: the error names the
+    player (``players={"player": p}``), the edge says which hand (see ``EngineError``)."""
+    return f"({{hand}}{{player}}, {state.street_name})"
 
 
 def check_player(state: HandState, player: object, action: str) -> int:
@@ -36,6 +37,7 @@ def check_player(state: HandState, player: object, action: str) -> int:
     if type(player) is not int or not 0 <= player < state.player_count:
         raise IllegalAction(
             code="unknown_player",
+            # No such player: nobody to name by seat, so the index is all there is to say.
             message=f"{action} refused: no player {player!r} in this hand of {state.player_count}",
             extra={"player": repr(player)},
         )

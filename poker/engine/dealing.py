@@ -77,9 +77,10 @@ def verify_deal_hole(state: HandState, player: int, cards: Sequence[int]) -> tup
     if state.phase != DEALING_HOLE or state.dealt[p]:
         raise IllegalAction(
             code="not_dealing_hole",
-            message=f"deal_hole refused: player {p} cannot receive hole cards now "
+            message=f"deal_hole refused: {{player}} cannot receive hole cards now "
             f"(phase {state.phase})",
             extra={"phase": state.phase},
+            players={"player": p},
         )
     return _validate_cards(state, cards, state.game.hole_count, "deal_hole", True)
 

@@ -35,8 +35,9 @@ def _check_turn(state: HandState, player: object, action: str) -> int:
     if first != p:
         raise IllegalAction(
             code="not_your_turn",
-            message=f"{action} refused: player {first} shows or mucks first {context(state, p)}",
+            message=f"{action} refused: {{actor}} shows or mucks first {context(state)}",
             extra={"player": p, "actor": first},
+            players={"player": p, "actor": first},
         )
     return p
 
@@ -54,19 +55,22 @@ def verify_show(
     if mismatch:
         raise IllegalAction(
             code="cards_mismatch",
-            message=f"show refused: those are not player {p}'s hole cards",
+            message="show refused: those are not {player}'s hole cards",
+            players={"player": p},
         )
     if UNKNOWN_CARD in shown:
         raise IllegalAction(
             code="unknown_cards",
-            message=f"show refused: player {p}'s hole cards are not known",
+            message="show refused: {player}'s hole cards are not known",
+            players={"player": p},
         )
     board = set(state.board)
     others = {c for i, h in enumerate(state.hole_cards) if i != p for c in h}
     if any(c in board or c in others for c in shown):
         raise IllegalAction(
             code="duplicate_card",
-            message=f"show refused: a shown card of player {p} was already dealt elsewhere",
+            message="show refused: a shown card of {player} was already dealt elsewhere",
+            players={"player": p},
         )
     return shown
 
@@ -103,8 +107,9 @@ def verify_muck(state: HandState, player: int) -> None:
         if pot is not None:
             raise IllegalAction(
                 code="cannot_muck",
-                message=f"muck refused: player {p} is the last player in pot {pot}; show to win it",
+                message=f"muck refused: {{player}} is the last player in pot {pot}; show to win it",
                 extra={"pot": pot},
+                players={"player": p},
             )
 
 

@@ -73,7 +73,7 @@ def play_random_hands(t, users, hands, rng):
             return actions
         view = table_view(table_id=t.pk, viewer_id=None)
         actor_seat = view["hand"]["actor_seat"]
-        actor_id = next(s["player_id"] for s in view["seats"] if s["seat"] == actor_seat)
+        actor_id = next(s["user_id"] for s in view["seats"] if s["seat"] == actor_seat)
         mine = table_view(table_id=t.pk, viewer_id=actor_id)["you"]["legal_actions"]
         choice = rng.choice(mine["actions"])
         amount = None

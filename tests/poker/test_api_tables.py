@@ -82,7 +82,7 @@ def actor_client(clients: list[Any], view: dict[str, Any]) -> Any | None:
     hand = view["hand"]
     if hand is None or hand["actor_seat"] is None:
         return None
-    player_id = next(s["player_id"] for s in view["seats"] if s["seat"] == hand["actor_seat"])
+    player_id = next(s["user_id"] for s in view["seats"] if s["seat"] == hand["actor_seat"])
     return next((c for c in clients if c.user.pk == player_id), None)
 
 
@@ -206,7 +206,6 @@ def test_sit_state_and_act_heads_up(auth_client, table, player):
     assert response.json()["events"][0] == {
         "type": "RaisedTo",
         "version": 1,
-        "player": 1,
         "seat": mine["you"]["seat"],
         "amount": 300,
     }

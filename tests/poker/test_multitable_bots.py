@@ -94,7 +94,7 @@ def top_up_broke(
     view = get(clients[0], tables_url(table_id, "state"), record)
     for seat in view["seats"]:
         if seat["stack"] < table.big_blind and not seat["in_hand"]:
-            client = next(c for c in clients if c.user.pk == seat["player_id"])
+            client = next(c for c in clients if c.user.pk == seat["user_id"])
             response = post(
                 client, tables_url(table_id, "top-up"), {"amount": table.max_buy_in - seat["stack"]}
             )

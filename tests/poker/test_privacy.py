@@ -52,12 +52,13 @@ def truth(staff: Any, hand_id: int) -> tuple[dict[int, set[str]], set[int]]:
     """(player id -> hole cards, ids of players who showed) from the staff full view."""
     full = get(staff, f"/api/v1/hands/{hand_id}/?full=1", None)
     hand = Hand.objects.get(pk=hand_id)
+    user_at = dict(zip(hand.seat_numbers, hand.player_ids, strict=True))
     hole = {
-        hand.player_ids[e["player"]]: {format_card(c) for c in e["cards"]}
+        user_at[e["seat"]]: {format_card(c) for c in e["cards"]}
         for e in full["events"]
         if e["type"] == "HoleCardsDealt"
     }
-    shown = {hand.player_ids[e["player"]] for e in full["events"] if e["type"] == "CardsShown"}
+    shown = {user_at[e["seat"]] for e in full["events"] if e["type"] == "CardsShown"}
     return hole, shown
 
 

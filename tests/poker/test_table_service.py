@@ -137,9 +137,10 @@ def test_the_reply_to_an_action_that_ends_the_hand_names_that_hands_seats(table,
     assert reply["hand"] == hand.pk
     seated = {s.player_id: s.number for s in Seat.objects.filter(table=t)}
     for event in reply["events"]:
-        if "player" in event:
-            assert event["seat"] == hand.seat_numbers[event["player"]], event
-            assert event["seat"] == seated[hand.player_ids[event["player"]]], event
+        assert "player" not in event, event  # the engine's index stays inside
+        if "seat" in event:
+            assert event["seat"] in hand.seat_numbers, event
+            assert event["seat"] == seated[hand.player_ids[hand.seat_numbers.index(event["seat"])]]
 
 
 # --- seating rules: who is dealt in, where the button goes, leaving mid-hand ----------------
@@ -258,5 +259,5 @@ def test_leaving_during_a_hand_plays_it_out_and_cashes_out_the_final_stack_at_it
     assert Account.objects.get(pk=stake).balance == 0
     wallet = money.player_cash_account(player_id=leaver.pk, currency="CHIPS").balance
     assert wallet == wallet_before + final
-    left = Event.objects.get(stream=f"table-{t.pk}", type="PlayerLeft", payload__player=leaver.pk)
+    left = Event.objects.get(stream=f"table-{t.pk}", type="PlayerLeft", payload__user_id=leaver.pk)
     assert left.payload["cashed_out"] == final

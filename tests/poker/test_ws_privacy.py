@@ -85,13 +85,14 @@ def truth(hand_ids: set[int]) -> dict[int, dict[int, tuple[set[str], bool]]]:
     out = {}
     for hand_id in hand_ids:
         detail = hand_detail(hand_id=hand_id, viewer_id=None, full=True)
-        players = Hand.objects.get(pk=hand_id).player_ids
+        hand = Hand.objects.get(pk=hand_id)
+        user_at = dict(zip(hand.seat_numbers, hand.player_ids, strict=True))
         cards = {
-            players[e["player"]]: {format_card(c) for c in e["cards"]}
+            user_at[e["seat"]]: {format_card(c) for c in e["cards"]}
             for e in detail["events"]
             if e["type"] == "HoleCardsDealt"
         }
-        shown = {players[e["player"]] for e in detail["events"] if e["type"] == "CardsShown"}
+        shown = {user_at[e["seat"]] for e in detail["events"] if e["type"] == "CardsShown"}
         out[hand_id] = {pid: (c, pid in shown) for pid, c in cards.items()}
     return out
 
@@ -145,7 +146,7 @@ async def test_twenty_hands_over_websockets_leak_no_hole_cards_and_keep_order():
     while finished < HANDS:
         actor_seat = public["hand"]["actor_seat"] if public["hand"] else None
         assert actor_seat is not None, "the table stopped dealing"
-        actor = next(s["player_id"] for s in public["seats"] if s["seat"] == actor_seat)
+        actor = next(s["user_id"] for s in public["seats"] if s["seat"] == actor_seat)
         version = public["version"]
         # The actor's own private frame for this version says what they may do.
         while you[actor]["version"] < version or you[actor]["legal_actions"] is None:
@@ -257,7 +258,7 @@ async def test_the_revealed_seed_does_not_give_away_unshown_hole_cards():
     snapshot = await spectator.connect()
     hand_id = snapshot["view"]["hand"]["id"]
     actor = next(
-        s["player_id"]
+        s["user_id"]
         for s in snapshot["view"]["seats"]
         if s["seat"] == snapshot["view"]["hand"]["actor_seat"]
     )

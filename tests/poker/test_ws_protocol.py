@@ -124,7 +124,7 @@ def actor_user(snapshot_or_public: dict[str, Any]) -> int | None:
     if not hand or hand.get("actor_seat") is None:
         return None
     return next(
-        s["player_id"] for s in snapshot_or_public["seats"] if s["seat"] == hand["actor_seat"]
+        s["user_id"] for s in snapshot_or_public["seats"] if s["seat"] == hand["actor_seat"]
     )
 
 
@@ -508,7 +508,8 @@ async def test_chat_is_stored_broadcast_length_checked_and_rate_limited():
     event = update["events"][0]["event"]
     assert event["type"] == "ChatPosted"
     assert event["text"] == "nice <b>hand</b>"  # plain text, stored as sent (clients escape)
-    assert event["player"] == players[0][0].username
+    assert event["username"] == players[0][0].username
+    assert event["user_id"] == players[0][0].pk
     stored = await chat_events(table_id)
     assert [e["text"] for e in stored] == ["nice <b>hand</b>"]
 

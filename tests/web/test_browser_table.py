@@ -66,15 +66,16 @@ def _truth(hand_id):
     """From the full event log: hole cards and shown cards by player id, the pot winners."""
     detail = hand_detail(hand_id=hand_id, viewer_id=None, full=True)
     hand = Hand.objects.get(pk=hand_id)
+    user_at = dict(zip(hand.seat_numbers, hand.player_ids, strict=True))
     holes, shown, winners = {}, {}, []
     for event in detail["events"]:
         if event["type"] == "HoleCardsDealt":
-            holes[hand.player_ids[event["player"]]] = format_cards(event["cards"])
+            holes[user_at[event["seat"]]] = format_cards(event["cards"])
         elif event["type"] == "CardsShown":
-            shown[hand.player_ids[event["player"]]] = format_cards(event["cards"])
+            shown[user_at[event["seat"]]] = format_cards(event["cards"])
         elif event["type"] == "PotAwarded":
-            for index, amount in zip(event["winners"], event["amounts"], strict=True):
-                winners.append((hand.player_ids[index], amount))
+            for seat, amount in zip(event["winners"], event["amounts"], strict=True):
+                winners.append((user_at[seat], amount))
     return holes, shown, winners
 
 
@@ -204,7 +205,7 @@ def test_two_players_play_a_hand_to_showdown_by_clicking(table, player, monkeypa
                 # The first player to act may raise: the slider spans exactly the legal range.
                 view = table_view(table_id=t.pk, viewer_id=None)
                 actor_id = next(
-                    s["player_id"] for s in view["seats"] if s["seat"] == view["hand"]["actor_seat"]
+                    s["user_id"] for s in view["seats"] if s["seat"] == view["hand"]["actor_seat"]
                 )
                 legal = table_view(table_id=t.pk, viewer_id=actor_id)["you"]["legal_actions"]
                 actor_page = pages[[u.pk for u in users].index(actor_id)]

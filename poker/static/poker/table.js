@@ -136,21 +136,21 @@
 
   function mySeatRow() {
     if (!cfg.user) return null;
-    return seats().find((s) => s.player === cfg.user) || null;
+    return seats().find((s) => s.username === cfg.user) || null;
   }
 
   function rememberNames() {
     for (const s of seats()) {
-      if (s.player) {
-        S.names[s.seat] = s.player;
-        if (s.player_id !== undefined && s.player_id !== null) S.playerNames[s.player_id] = s.player;
+      if (s.username) {
+        S.names[s.seat] = s.username;
+        if (s.user_id !== undefined && s.user_id !== null) S.playerNames[s.user_id] = s.username;
       }
     }
   }
 
   function nameOfSeat(seat) {
     const row = seatRow(seat);
-    return (row && row.player) || S.names[seat] || `seat ${seat}`;
+    return (row && row.username) || S.names[seat] || `seat ${seat}`;
   }
 
   function nameOfPlayer(id, seat) {
@@ -204,7 +204,7 @@
         class: classes.join(" "),
         "data-testid": `seat-${number}`,
         "data-seat": number,
-        "data-player": row ? row.player : "",
+        "data-player": row ? row.username : "",
         "data-stack": row ? row.stack : "",
         style: `left:${pos.left}%;top:${pos.top}%`,
       });
@@ -220,7 +220,7 @@
           node.addEventListener("click", () => chooseSeat(number));
         }
       } else {
-        node.append(el("div", { class: "seat-name", "data-testid": `seat-${number}-name` }, row.player));
+        node.append(el("div", { class: "seat-name", "data-testid": `seat-${number}-name` }, row.username));
         node.append(el("div", { class: "seat-stack", "data-testid": `seat-${number}-stack` }, chips(row.stack)));
         let status = "";
         if (row.folded) status = "folded";
@@ -553,11 +553,9 @@
         if (ev.amount) log(`Rake ${chips(ev.amount)}`);
         break;
       case "PotAwarded": {
-        const order = seatsOfHand(handId) || [];
         const last = lastHandFor(handId);
-        (ev.winners || []).forEach((player, i) => {
-          const seat = order[player];
-          const name = seat !== undefined ? nameOfSeat(seat) : `player ${player}`;
+        (ev.winners || []).forEach((seat, i) => {
+          const name = nameOfSeat(seat);
           const amount = (ev.amounts || [])[i] || 0;
           const potLabel = ev.pot > 0 ? ` (side pot ${ev.pot})` : "";
           const desc = ev.hand ? ev.hand.replace(/_/g, " ") : "";
@@ -581,10 +579,10 @@
   }
 
   function tableEvent(ev) {
-    const who = () => nameOfPlayer(ev.player_id !== undefined ? ev.player_id : ev.player, ev.seat);
+    const who = () => ev.username || nameOfPlayer(ev.user_id, ev.seat);
     switch (ev.type) {
       case "ChatPosted":
-        chat(typeof ev.player === "string" ? ev.player : nameOfPlayer(ev.player_id, ev.seat), ev.text);
+        chat(who(), ev.text);
         break;
       case "HandBegan":
         if (Array.isArray(ev.seats)) S.handSeats[ev.hand] = ev.seats;
@@ -654,9 +652,9 @@
     const pub = msg.public || {};
     const nextSeats = pub.seats || S.view.seats;
     for (const s of nextSeats) {
-      if (s.player) {
-        S.names[s.seat] = s.player;
-        if (s.player_id !== undefined && s.player_id !== null) S.playerNames[s.player_id] = s.player;
+      if (s.username) {
+        S.names[s.seat] = s.username;
+        if (s.user_id !== undefined && s.user_id !== null) S.playerNames[s.user_id] = s.username;
       }
     }
     for (const g of groups) {
@@ -678,7 +676,7 @@
       // someone sitting down) may publish no hand part: keep the hand and its seat fields.
       hand = S.view.hand;
       seatRows = nextSeats.map((row) => {
-        const old = S.view.seats.find((o) => o.seat === row.seat && o.player_id === row.player_id);
+        const old = S.view.seats.find((o) => o.seat === row.seat && o.user_id === row.user_id);
         if (!old || !old.in_hand) return row;
         const { stack, bet, in_hand, folded, all_in, cards } = old;
         return Object.assign({}, row, { stack, bet, in_hand, folded, all_in, cards });
@@ -990,7 +988,7 @@
           S.handNumbers[ev.hand] = ev.number;
         }
         if (ev && ev.type === "PlayerSat" && u.names && u.names[ev.seat]) {
-          S.playerNames[ev.player] = u.names[ev.seat];
+          S.playerNames[ev.user_id] = u.names[ev.seat];
         }
       }
       for (const g of groups) {

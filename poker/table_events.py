@@ -1,0 +1,139 @@
+"""The table stream's events and the update log, read in today's shape whatever their age.
+
+A word on the wire means one thing (docs/protocol.md): ``seat`` is a seat number at the
+table, ``user_id`` a user's id, ``username`` their name. Table events are stored at
+:data:`VERSION` 2 with those names. Version 1 (before) called the user id ``player`` --
+and ``ChatPosted`` called the user id ``player_id`` and the username ``player`` -- while
+hand events on the wire carried the engine's ``player`` index beside the seat, and
+``PotAwarded.winners`` were engine indexes. Rows written then are never rewritten (the
+event store is append-only and hash-chained), so every reader goes through this module:
+:func:`read_table_event` for a stored table event, :func:`read_update` for an update-log
+row (what ``resync`` and the table page replay).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+#: The schema of table events written now, and of update-log rows (their ``schema``).
+VERSION = 2
+
+
+class UnreadableEvent(ValueError):
+    """A stored table event that no code here knows how to read."""
+
+
+def person(user_id: int, username: str) -> dict[str, Any]:
+    """How a table event names a person."""
+    return {"user_id": user_id, "username": username}
+
+
+def read_table_event(
+    type_: str,
+    version: int,
+    payload: Mapping[str, Any],
+    usernames: Mapping[int, str] | None = None,
+) -> dict[str, Any]:
+    """A stored table event as the wire carries it now: ``{"type": ..., **fields}``.
+
+    ``usernames`` (user id -> name) names the people of version-1 events, which stored
+    only an id; a missing one is looked up. Any type is read (the table stream grows new
+    kinds of event); a version no code ever wrote is refused.
+    """
+    if version not in (1, VERSION):
+        raise UnreadableEvent(f"{type_} version {version} is not a table event this code reads")
+    data = dict(payload)
+    if version == 1:
+        if type_ == "ChatPosted":
+            data["username"] = data.pop("player", None)
+            data["user_id"] = data.pop("player_id", None)
+        elif "player" in data:
+            user_id = data.pop("player")
+            data["user_id"] = user_id
+            names = usernames if usernames is not None else _usernames([user_id])
+            data["username"] = names.get(user_id)
+    return {"type": type_, **data}
+
+
+def _usernames(user_ids: Iterable[int]) -> dict[int, str]:
+    from django.contrib.auth import get_user_model
+
+    model = get_user_model()
+    ids = {i for i in user_ids if isinstance(i, int)}
+    if not ids:
+        return {}
+    return dict(model.objects.filter(pk__in=ids).values_list("pk", model.USERNAME_FIELD))
+
+
+def read_updates(updates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Update-log rows in today's shape; rows written before version 2 are translated
+    (their people named, their hand events in seats). One query per kind at most."""
+    old = [u for u in updates if u.get("schema") != VERSION]
+    if not old:
+        return updates
+    from poker.models import Hand
+
+    user_ids = [
+        g["event"].get("player")
+        for u in old
+        for g in u.get("events") or ()
+        if g.get("kind") == "table" and g["event"].get("type") != "ChatPosted"
+    ]
+    names = _usernames(user_ids)
+    hand_ids = {
+        g.get("hand") for u in old for g in u.get("events") or () if g.get("kind") == "hand"
+    }
+    seats = dict(Hand.objects.filter(pk__in=hand_ids).values_list("pk", "seat_numbers"))
+    return [u if u.get("schema") == VERSION else _read_v1(u, names, seats) for u in updates]
+
+
+def _read_v1(
+    update: dict[str, Any], names: Mapping[int, str], seats: Mapping[int, list[int]]
+) -> dict[str, Any]:
+    groups = []
+    for group in update.get("events") or ():
+        if group.get("kind") == "table":
+            event = dict(group["event"])
+            type_ = event.pop("type")
+            group = {**group, "event": read_table_event(type_, 1, event, names)}
+        elif group.get("kind") == "hand":
+            numbers = seats.get(group.get("hand"), [])
+            group = {**group, "events": [_hand_event_v1(e, numbers) for e in group["events"]]}
+        groups.append(group)
+    public = update.get("public")
+    if public and public.get("seats"):
+        public = {**public, "seats": [_seat_row_v1(row) for row in public["seats"]]}
+    return {**update, "events": groups, "public": public, "schema": VERSION}
+
+
+def read_act_result(result: dict[str, Any]) -> dict[str, Any]:
+    """A stored ``table_act`` outcome in today's shape. One stored before version 2 is
+    known by its first event, the action, naming the engine's ``player``."""
+    events = result.get("events") or []
+    if not any("player" in e for e in events):
+        return result
+    hand = result.get("hand")
+    from poker.models import Hand
+
+    seats = Hand.objects.filter(pk=hand).values_list("seat_numbers", flat=True).first() or []
+    return {**result, "events": [_hand_event_v1(e, list(seats)) for e in events]}
+
+
+def _hand_event_v1(event: dict[str, Any], seat_numbers: list[int]) -> dict[str, Any]:
+    """A hand event of an old update: the seat stays, the engine index goes; winners were
+    engine indexes."""
+    data = {k: v for k, v in event.items() if k != "player"}
+    if data.get("type") in ("HandStarted", "HandEnded"):
+        data["seats"] = list(seat_numbers)
+    if data.get("type") == "PotAwarded":
+        data["winners"] = [
+            seat_numbers[w] if isinstance(w, int) and 0 <= w < len(seat_numbers) else None
+            for w in data.get("winners") or ()
+        ]
+    return data
+
+
+def _seat_row_v1(row: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in row.items() if k not in ("player", "player_id")}
+    return {**out, "user_id": row.get("player_id"), "username": row.get("player")}
