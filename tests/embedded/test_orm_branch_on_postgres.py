@@ -55,7 +55,7 @@ def _play_passively(t, users, hands):
 def _actor_id(t):
     view = table_view(table_id=t.pk, viewer_id=None)
     seat = view["hand"]["actor_seat"]
-    return next(s["player_id"] for s in view["seats"] if s["seat"] == seat)
+    return next(s["user_id"] for s in view["seats"] if s["seat"] == seat)
 
 
 def test_leaving_on_your_turn_folds_and_cashes_out_on_both_storage_branches(branch, table, player):
