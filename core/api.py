@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -12,16 +17,32 @@ from rest_framework.views import APIView
 
 from core import services
 from core.health import health_report
+from core.openapi import ErrorSerializer
+from core.serializers import StrictCharField, StrictSerializer
 
 
-class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, trim_whitespace=False)
-    password = serializers.CharField(max_length=128, trim_whitespace=False, write_only=True)
+class CredentialsSerializer(StrictSerializer):
+    username = StrictCharField(max_length=150, trim_whitespace=False)
+    password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)
 
 
 _CREDENTIALS_EXAMPLE = OpenApiExample(
     "Credentials", value={"username": "alice", "password": "correct-horse-battery"}
 )
+
+
+def _error(description: str, code: str) -> OpenApiResponse:
+    return OpenApiResponse(
+        response=ErrorSerializer,
+        description=f"{description} Code: {code}.",
+        examples=[
+            OpenApiExample(
+                code,
+                value={"code": code, "message": "A human explanation.", "extra": {}},
+                response_only=True,
+            )
+        ],
+    )
 
 
 class RegisterView(APIView):
@@ -34,7 +55,8 @@ class RegisterView(APIView):
             201: inline_serializer(
                 "Registered",
                 {"id": serializers.IntegerField(), "username": serializers.CharField()},
-            )
+            ),
+            409: _error("The username is taken.", "username_taken"),
         },
         examples=[_CREDENTIALS_EXAMPLE],
         summary="Create a player account",
@@ -54,7 +76,10 @@ class TokenView(APIView):
 
     @extend_schema(
         request=CredentialsSerializer,
-        responses={200: inline_serializer("TokenResponse", {"token": serializers.CharField()})},
+        responses={
+            200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+            401: _error("Wrong username or password.", "invalid_credentials"),
+        },
         examples=[_CREDENTIALS_EXAMPLE],
         summary="Obtain an API token (send it as `Authorization: Token <token>`)",
     )
