@@ -4,14 +4,18 @@ PostgreSQL database of its own, with its own channel prefix and task queue on Re
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from django.conf import settings
@@ -19,7 +23,7 @@ from django.conf import settings
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -35,7 +39,7 @@ class LiveApi:
         # each have their own.
         test_db = db.get("TEST", {}).get("NAME") or f"test_{db['NAME']}"
         self.db_name = f"{test_db}{os.environ.get('PYTEST_XDIST_WORKER', '')}_{purpose}"
-        self.port = _free_port()
+        self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {
             **os.environ,
@@ -47,6 +51,11 @@ class LiveApi:
             "CELERY_QUEUE": f"{purpose}-{uuid.uuid4().hex[:10]}",
         }
         self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = Path(tempfile.mkdtemp(prefix=f"live-{purpose}-")) / "server.log"
+
+    def log(self) -> str:
+        """What the server wrote to stderr (JSON log lines, uvicorn's own errors)."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     def _admin(self, statement: str) -> None:
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
@@ -72,11 +81,8 @@ class LiveApi:
         self._admin(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(self.port),
-             "--log-level", "warning"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+        with self.log_path.open("ab") as log:
+            self._spawn(log)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             try:
@@ -84,7 +90,15 @@ class LiveApi:
                     return
             except OSError:
                 time.sleep(0.2)
-        raise AssertionError("the server did not start")
+        raise AssertionError(f"the server did not start:\n{self.log()[-5000:]}")
+
+    def _spawn(self, log: Any) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(self.port),
+             "--log-level", "warning"],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL,
+            stderr=log,
+        )  # fmt: skip
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -94,3 +108,18 @@ class LiveApi:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def running_api(purpose: str, **env: str) -> Iterator[LiveApi]:
+    """A LiveApi with its database created (and dropped after); ``env`` overrides the
+    server's environment. The caller starts the server when the data it needs is in."""
+    api = LiveApi(purpose)
+    api.env.update(env)
+    api.create_database()
+    try:
+        yield api
+    finally:
+        api.stop()
+        with contextlib.suppress(psycopg.Error):
+            api.drop_database()

@@ -12,15 +12,13 @@ database.
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import sys
 from pathlib import Path
 
-import psycopg
 import pytest
 
-from tests.core.live_api import LiveApi
+from tests.core.live_api import LiveApi, running_api
 
 pytestmark = [pytest.mark.slow]
 
@@ -50,14 +48,8 @@ print(table.pk, Token.objects.create(user=player).key, Token.objects.create(user
 
 @pytest.fixture
 def live_api():
-    api = LiveApi()
-    api.create_database()
-    try:
+    with running_api("fuzz") as api:
         yield api
-    finally:
-        api.stop()
-        with contextlib.suppress(psycopg.Error):
-            api.drop_database()
 
 
 def _fuzz(api: LiveApi, token: str, table_id: int, tmp_path: Path, who: str) -> None:
