@@ -269,7 +269,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Security: HTTPS and the Content-Security-Policy -------------------------------
 # Production (DEBUG off) defaults to HTTPS only; each switch can be turned off from the
 # environment (README, Production). The test and bench commands serve plain http, so
-# scripts/with_services.py turns the redirect and secure cookies off for them.
+# scripts/with_services.py turns the redirect off for them.
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 from drf_spectacular.utils import (
     OpenApiExample,
-    OpenApiResponse,
     extend_schema,
     inline_serializer,
 )
@@ -17,7 +16,7 @@ from rest_framework.views import APIView
 
 from core import services
 from core.health import health_report
-from core.openapi import ErrorSerializer
+from core.openapi import error_response
 from core.serializers import StrictCharField, StrictSerializer
 
 
@@ -31,20 +30,6 @@ _CREDENTIALS_EXAMPLE = OpenApiExample(
 )
 
 
-def _error(description: str, code: str) -> OpenApiResponse:
-    return OpenApiResponse(
-        response=ErrorSerializer,
-        description=f"{description} Code: {code}.",
-        examples=[
-            OpenApiExample(
-                code,
-                value={"code": code, "message": "A human explanation.", "extra": {}},
-                response_only=True,
-            )
-        ],
-    )
-
-
 class RegisterView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
@@ -56,7 +41,7 @@ class RegisterView(APIView):
                 "Registered",
                 {"id": serializers.IntegerField(), "username": serializers.CharField()},
             ),
-            409: _error("The username is taken.", "username_taken"),
+            409: error_response("The username is taken.", "username_taken"),
         },
         examples=[_CREDENTIALS_EXAMPLE],
         summary="Create a player account",
@@ -78,7 +63,7 @@ class TokenView(APIView):
         request=CredentialsSerializer,
         responses={
             200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
-            401: _error("Wrong username or password.", "invalid_credentials"),
+            401: error_response("Wrong username or password.", "invalid_credentials"),
         },
         examples=[_CREDENTIALS_EXAMPLE],
         summary="Obtain an API token (send it as `Authorization: Token <token>`)",

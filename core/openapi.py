@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 ERROR_SCHEMA = "Error"
@@ -37,6 +37,23 @@ _COMMON: dict[str, tuple[str, str]] = {
     "401": ("Missing, invalid or expired credentials.", "not_authenticated"),
     "429": ("Too many attempts; retry after `extra.retry_after_s` seconds.", "throttled"),
 }
+
+
+def error_response(
+    description: str, *codes: str, serializer: Any = ErrorSerializer
+) -> OpenApiResponse:
+    """A documented error status: its description lists the codes, the first is the example."""
+    return OpenApiResponse(
+        response=serializer,
+        description=f"{description} Codes: {', '.join(codes)}.",
+        examples=[
+            OpenApiExample(
+                codes[0],
+                value={"code": codes[0], "message": "A human explanation.", "extra": {}},
+                response_only=True,
+            )
+        ],
+    )
 
 
 def non_blank_header(name: str, *, max_length: int, description: str) -> OpenApiParameter:

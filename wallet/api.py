@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from core.errors import InvalidRequest, NotFound
 from core.idempotency import MAX_KEY_LENGTH, idempotency_uuid, idempotent
-from core.openapi import non_blank_header
+from core.openapi import error_response, non_blank_header
 from ledger.models import Transfer
 from wallet import selectors, services
 from wallet import serializers as s
@@ -42,17 +42,7 @@ SIGNATURE_PARAMETER = OpenApiParameter(
 
 
 def _error(description: str, *codes: str) -> OpenApiResponse:
-    return OpenApiResponse(
-        response=s.WalletErrorSerializer,
-        description=f"{description} Codes: {', '.join(codes)}.",
-        examples=[
-            OpenApiExample(
-                codes[0],
-                value={"code": codes[0], "message": "A human explanation.", "extra": {}},
-                response_only=True,
-            )
-        ],
-    )
+    return error_response(description, *codes, serializer=s.WalletErrorSerializer)
 
 
 E400_IDEMPOTENCY = ("malformed_request", "idempotency_key_required", "idempotency_key_too_long")

@@ -32,7 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import Forbidden, InvalidRequest
-from core.openapi import non_blank_header
+from core.openapi import error_response, non_blank_header
 from handhistory.models import HandSummary
 from handhistory.store import Actor
 from poker import selectors, services
@@ -56,18 +56,7 @@ DEVICE_ID = OpenApiParameter(
 )
 
 
-def _error(description: str, *codes: str) -> OpenApiResponse:
-    return OpenApiResponse(
-        response=s.ErrorSerializer,
-        description=f"{description} Codes: {', '.join(codes)}.",
-        examples=[
-            OpenApiExample(
-                codes[0],
-                value={"code": codes[0], "message": "A human explanation.", "extra": {}},
-                response_only=True,
-            )
-        ],
-    )
+_error = error_response
 
 
 E400 = _error(
