@@ -8,7 +8,8 @@ drf-spectacular postprocessing hook, rather than repeated on each view:
 * 400 on every operation that takes input (a body, a query or a header): invalid values
   and unknown body fields are refused with the ``{code, message, extra}`` body;
 * 401 on every operation that accepts a token (a bad or missing token);
-* 429 on the login endpoints (``/api/v1/auth/``), which are throttled.
+* 429 on the login endpoints (``/api/v1/auth/``), which are throttled, and on every
+  operation whose view has throttle classes.
 
 And one rule for every request body: a field the schema does not name is refused
 (``additionalProperties: false``).
@@ -101,6 +102,15 @@ def _close_request_body(operation: dict[str, Any], components: dict[str, Any]) -
             schema["additionalProperties"] = False
 
 
+def _throttled(generator: Any) -> set[tuple[str, str]]:
+    """(path, method) of the operations whose views have DRF throttles."""
+    throttled = set()
+    for path, _regex, method, callback in getattr(generator, "endpoints", None) or ():
+        if getattr(getattr(callback, "cls", None), "throttle_classes", None):
+            throttled.add((path, method.lower()))
+    return throttled
+
+
 def add_common_errors(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
@@ -109,6 +119,7 @@ def add_common_errors(
     components = result.get("components", {}).get("schemas", {})
     if ERROR_SCHEMA not in components:
         return result  # a partial schema (one app's) with no error shape to point at
+    throttled = _throttled(generator)
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             if not isinstance(operation, dict) or "responses" not in operation:
@@ -119,7 +130,8 @@ def add_common_errors(
                 due.append("400")
             if _accepts_token(operation):
                 due.append("401")
-            if path.startswith("/api/v1/auth/") and method == "post":
+            login = path.startswith("/api/v1/auth/") and method == "post"
+            if login or (path, method) in throttled:
                 due.append("429")
             for status in due:
                 operation["responses"].setdefault(status, _error_response(status))

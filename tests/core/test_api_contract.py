@@ -72,3 +72,18 @@ def test_the_schema_promises_what_the_api_enforces(api_client):
     components = schema["components"]["schemas"]
     for name in ("CredentialsRequest", "MoneyRequestRequest", "SitRequest"):
         assert components[name]["additionalProperties"] is False, name
+
+
+def test_an_operation_whose_view_is_throttled_documents_429(monkeypatch):
+    from drf_spectacular.generators import SchemaGenerator
+    from rest_framework.throttling import AnonRateThrottle
+
+    from core.api import MeView
+
+    def me_responses() -> set[str]:
+        schema = SchemaGenerator().get_schema(request=None, public=True)
+        return set(schema["paths"]["/api/v1/auth/me/"]["get"]["responses"])
+
+    assert "429" not in me_responses()
+    monkeypatch.setattr(MeView, "throttle_classes", [AnonRateThrottle])
+    assert "429" in me_responses()
