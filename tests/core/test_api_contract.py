@@ -43,8 +43,8 @@ def test_a_deposit_with_an_unknown_field_is_refused_and_changes_nothing(auth_cli
         HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex,
     )
     assert response.status_code == 400, response.content
-    assert response.json()["code"] == "unknown_field"
-    assert response.json()["extra"]["fields"] == ["foo"]
+    assert response.json()["code"] == "invalid"
+    assert response.json()["extra"]["fields"] == {"foo": ["Unknown field."]}
     assert (Transfer.objects.count(), Deposit.objects.count()) == (transfers, deposits)
 
 
