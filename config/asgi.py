@@ -11,12 +11,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from core.ws_auth import BrowserOriginValidator, TokenOrSessionAuthStack  # noqa: E402
+from core.ws_guard import ChannelLayerGuard  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # The guard turns a channel layer (Redis) outage into a typed close, not a 500.
         "websocket": BrowserOriginValidator(
-            TokenOrSessionAuthStack(URLRouter(websocket_urlpatterns))
+            ChannelLayerGuard(TokenOrSessionAuthStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

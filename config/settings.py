@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "channels",
     "core",
     "ledger",
@@ -76,6 +77,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "core.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -245,6 +247,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.openapi.add_common_errors",  # 400/401/429 that many operations share
+    ],
     # Serve Swagger UI's assets ourselves: the docs work with no internet access.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -260,10 +266,55 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Security: HTTPS and the Content-Security-Policy -------------------------------
+# Production (DEBUG off) defaults to HTTPS only; each switch can be turned off from the
+# environment (README, Production). The test and bench commands serve plain http, so
+# scripts/with_services.py turns the redirect off for them.
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = _env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = _env_bool("SECURE_COOKIES", True)
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_SSL_REDIRECT = _env_bool("SECURE_SSL_REDIRECT", True)
+    # A load balancer probes /healthz over plain http inside the network.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # Browsers remember HSTS (sent on https responses only) for this long: one year.
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = _env_bool("SECURE_HSTS_PRELOAD", True)
+
+# Behind a proxy that terminates TLS, Django sees http; the proxy's header says what the
+# client used, e.g. SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto: https". Only set it when
+# the proxy overwrites that header on every request (a client could forge it otherwise).
+_proxy_ssl_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "")
+if _proxy_ssl_header:
+    _header, _, _value = _proxy_ssl_header.partition(":")
+    if not _value.strip():
+        raise ImproperlyConfigured(
+            'SECURE_PROXY_SSL_HEADER must look like "X-Forwarded-Proto: https".'
+        )
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + _header.strip().upper().replace("-", "_"),
+        _value.strip(),
+    )
+
+# Every page, in every mode: scripts and styles only from our own files (no inline
+# script can run, so injected markup cannot execute), our own origin for XHR and the
+# WebSocket ('self' covers ws:/wss: of the same host), and no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 # --- var/: runtime files (the embedded database, beat's schedule, collected static) -----
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -12,11 +16,13 @@ from rest_framework.views import APIView
 
 from core import services
 from core.health import health_report
+from core.openapi import error_response
+from core.serializers import StrictCharField, StrictSerializer
 
 
-class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, trim_whitespace=False)
-    password = serializers.CharField(max_length=128, trim_whitespace=False, write_only=True)
+class CredentialsSerializer(StrictSerializer):
+    username = StrictCharField(max_length=150, trim_whitespace=False)
+    password = StrictCharField(max_length=128, trim_whitespace=False, write_only=True)
 
 
 _CREDENTIALS_EXAMPLE = OpenApiExample(
@@ -34,7 +40,8 @@ class RegisterView(APIView):
             201: inline_serializer(
                 "Registered",
                 {"id": serializers.IntegerField(), "username": serializers.CharField()},
-            )
+            ),
+            409: error_response("The username is taken.", "username_taken"),
         },
         examples=[_CREDENTIALS_EXAMPLE],
         summary="Create a player account",
@@ -54,7 +61,10 @@ class TokenView(APIView):
 
     @extend_schema(
         request=CredentialsSerializer,
-        responses={200: inline_serializer("TokenResponse", {"token": serializers.CharField()})},
+        responses={
+            200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+            401: error_response("Wrong username or password.", "invalid_credentials"),
+        },
         examples=[_CREDENTIALS_EXAMPLE],
         summary="Obtain an API token (send it as `Authorization: Token <token>`)",
     )

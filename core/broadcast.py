@@ -36,9 +36,14 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+#: A send that has not gone out by then is given up (and logged): a hung layer must not
+#: hold a committed command's reply.
+SEND_TIMEOUT_S = 3.0
+
+
 async def _group_send(layer: Any, group: str, message: dict[str, Any]) -> None:
     try:
-        await layer.group_send(group, message)
+        await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT_S)
     except Exception:  # a broadcast failure must never undo a committed command
         logger.exception("broadcast failed", extra={"group": group})
 

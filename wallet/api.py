@@ -10,7 +10,7 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
 )
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
@@ -18,18 +18,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import InvalidRequest, NotFound
-from core.idempotency import idempotency_uuid, idempotent
+from core.idempotency import MAX_KEY_LENGTH, idempotency_uuid, idempotent
+from core.openapi import error_response, non_blank_header
 from ledger.models import Transfer
 from wallet import selectors, services
 from wallet import serializers as s
 from wallet.models import Deposit, Withdrawal
 
-IDEMPOTENCY_PARAMETER = OpenApiParameter(
+IDEMPOTENCY_PARAMETER = non_blank_header(
     "Idempotency-Key",
-    str,
-    OpenApiParameter.HEADER,
-    required=True,
-    description="Client-chosen key (max 255). Same key + same body replays the response.",
+    max_length=MAX_KEY_LENGTH,
+    description="Client-chosen key (1-255 characters, not blank). Same key + same body "
+    "replays the response.",
 )
 
 SIGNATURE_PARAMETER = OpenApiParameter(
@@ -42,17 +42,7 @@ SIGNATURE_PARAMETER = OpenApiParameter(
 
 
 def _error(description: str, *codes: str) -> OpenApiResponse:
-    return OpenApiResponse(
-        response=s.WalletErrorSerializer,
-        description=f"{description} Codes: {', '.join(codes)}.",
-        examples=[
-            OpenApiExample(
-                codes[0],
-                value={"code": codes[0], "message": "A human explanation.", "extra": {}},
-                response_only=True,
-            )
-        ],
-    )
+    return error_response(description, *codes, serializer=s.WalletErrorSerializer)
 
 
 E400_IDEMPOTENCY = ("malformed_request", "idempotency_key_required", "idempotency_key_too_long")
@@ -86,9 +76,15 @@ _MONEY_EXAMPLE = OpenApiExample(
 )
 
 
-def _body(request: Request) -> dict[str, Any]:
+def _body(request: Request, *fields: str) -> dict[str, Any]:
+    """The JSON object body, holding no field but ``fields`` (as the schema says)."""
     if not isinstance(request.data, dict):
         raise InvalidRequest("The body must be a JSON object.", code="malformed_request")
+    unknown = sorted(set(request.data) - set(fields))
+    if unknown:  # the same answer as the table endpoints' strict serializers
+        raise serializers.ValidationError(
+            {name: ["Unknown field."] for name in unknown}, code="unknown_field"
+        )
     return request.data
 
 
@@ -160,6 +156,7 @@ class DepositsView(APIView):
                 "invalid_amount",
                 "unknown_currency",
                 "invalid_gateway",
+                "invalid",
                 *E400_IDEMPOTENCY,
             ),
             404: _error("No such gateway.", "unknown_gateway"),
@@ -175,7 +172,7 @@ class DepositsView(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _body(request)
+        data = _body(request, "amount", "currency", "gateway")
         deposit = services.deposit_create(
             user=request.user,
             deposit_id=idempotency_uuid(request),
@@ -198,6 +195,7 @@ class WithdrawalsView(APIView):
                 "invalid_amount",
                 "unknown_currency",
                 "invalid_gateway",
+                "invalid",
                 *E400_IDEMPOTENCY,
             ),
             404: _error("No such gateway.", "unknown_gateway"),
@@ -221,7 +219,7 @@ class WithdrawalsView(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _body(request)
+        data = _body(request, "amount", "currency", "gateway")
         withdrawal = services.withdrawal_request(
             user=request.user,
             withdrawal_id=idempotency_uuid(request),
@@ -293,7 +291,9 @@ class WithdrawalRejectView(APIView):
         request=s.RejectRequestSerializer,
         responses={
             200: s.WithdrawalSerializer,
-            400: _error("Malformed or invalid input.", "invalid_reason", *E400_IDEMPOTENCY),
+            400: _error(
+                "Malformed or invalid input.", "invalid_reason", "invalid", *E400_IDEMPOTENCY
+            ),
             403: _error("Staff only.", "permission_denied"),
             404: E404_WITHDRAWAL,
             409: _error("Already decided.", "withdrawal_not_pending", "idempotency_key_reused"),
@@ -315,7 +315,7 @@ class WithdrawalRejectView(APIView):
     )
     @idempotent
     def post(self, request: Request, pk: Any) -> Response:
-        reason = _body(request).get("reason", "")
+        reason = _body(request, "reason").get("reason", "")
         if not isinstance(reason, str):
             raise InvalidRequest("reason must be a string.", code="invalid_reason")
         withdrawal = services.withdrawal_reject(

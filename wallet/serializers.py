@@ -7,6 +7,7 @@ documentation stay true. Amounts are integer minor units.
 
 from __future__ import annotations
 
+from django.conf import settings
 from rest_framework import serializers
 
 from ledger.models import TransferStatus
@@ -22,10 +23,17 @@ class WalletErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class MoneyRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    amount = serializers.IntegerField(min_value=1, help_text="Integer minor units.")
-    currency = serializers.CharField(help_text="One of the configured wallet currencies.")
+    amount = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, help_text="Integer minor units."
+    )
+    currency = serializers.ChoiceField(
+        choices=settings.WALLET_CURRENCIES, help_text="One of the configured wallet currencies."
+    )
     gateway = serializers.CharField(
-        required=False, help_text="Payment gateway name; the configured default when omitted."
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        help_text="Payment gateway name; the configured default when omitted, empty or null.",
     )
 
 

@@ -11,59 +11,22 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core import openapi
+from core.serializers import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    StrictSerializer,
+)
 from handhistory.projections import summary_players
 from poker.engine.betting import ACTIONS
 from poker.models import Variant
 
-MAX_INT64 = 2**63 - 1
-
-
-class StrictIntegerField(serializers.IntegerField):
-    """An integer that must arrive as a JSON integer (never a string, float or bool)."""
-
-    default_error_messages = {
-        "not_integer": "Must be a JSON integer (not a string, float or boolean).",
-    }
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("min_value", 0)
-        kwargs.setdefault("max_value", MAX_INT64)
-        super().__init__(**kwargs)
-
-    def to_internal_value(self, data: Any) -> int:
-        if type(data) is not int:
-            self.fail("not_integer")
-        return int(super().to_internal_value(data))
-
-
-class StrictBooleanField(serializers.BooleanField):
-    """A boolean that must arrive as a JSON ``true``/``false``."""
-
-    default_error_messages = {"not_boolean": "Must be a JSON boolean."}
-
-    def to_internal_value(self, data: Any) -> bool:
-        if type(data) is not bool:
-            self.fail("not_boolean")
-        return data
-
-
-class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """Refuses a body that is not a JSON object or carries fields it does not know."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {name: ["Unknown field."] for name in unknown}, code="unknown_field"
-                )
-        return super().to_internal_value(data)
-
 
 class TableCreateSerializer(StrictSerializer):
-    name = serializers.CharField(max_length=80)
+    name = StrictCharField(max_length=80)
     variant = serializers.ChoiceField(choices=Variant.choices, default=Variant.NT)
-    currency = serializers.CharField(max_length=8, default="CHIPS")
+    currency = StrictCharField(max_length=8, default="CHIPS")
     small_blind = StrictIntegerField()
     big_blind = StrictIntegerField(min_value=1)
     ante = StrictIntegerField(default=0)
@@ -237,7 +200,4 @@ class HandDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
     summary = serializers.JSONField(allow_null=True)
 
 
-class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    code = serializers.CharField()
-    message = serializers.CharField()
-    extra = serializers.DictField()
+ErrorSerializer = openapi.ErrorSerializer

@@ -32,6 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import Forbidden, InvalidRequest
+from core.openapi import error_response, non_blank_header
 from handhistory.models import HandSummary
 from handhistory.store import Actor
 from poker import selectors, services
@@ -40,35 +41,22 @@ from poker.api import serializers as s
 MAX_HEADER = 128
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-IDEMPOTENCY_KEY = OpenApiParameter(
+IDEMPOTENCY_KEY = non_blank_header(
     "Idempotency-Key",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=True,
-    description="The client's key for this command (1-128 characters). The same command "
-    "with the same key has one effect; the repeat returns the first outcome.",
+    max_length=MAX_HEADER,
+    description="The client's key for this command (1-128 characters, not blank). The same "
+    "command with the same key has one effect; the repeat returns the first outcome.",
 )
 DEVICE_ID = OpenApiParameter(
     "X-Device-Id",
-    OpenApiTypes.STR,
+    {"type": "string", "maxLength": MAX_HEADER},
     OpenApiParameter.HEADER,
     required=False,
     description="An opaque id of the client device (max 128 characters), kept with the events.",
 )
 
 
-def _error(description: str, *codes: str, example: dict[str, Any] | None = None) -> OpenApiResponse:
-    return OpenApiResponse(
-        response=s.ErrorSerializer,
-        description=f"{description} Codes: {', '.join(codes)}.",
-        examples=[
-            OpenApiExample(
-                codes[0],
-                value=example or {"code": codes[0], "message": "A human explanation.", "extra": {}},
-                response_only=True,
-            )
-        ],
-    )
+_error = error_response
 
 
 E400 = _error(
@@ -265,7 +253,12 @@ class TableListView(APIView):
         summary="Create a table (staff only)",
         parameters=[IDEMPOTENCY_KEY],
         request=s.TableCreateSerializer,
-        responses={201: s.TablePublicSerializer, 400: E400, 403: E403},
+        responses={
+            201: s.TablePublicSerializer,
+            400: E400,
+            403: E403,
+            409: _error("The key already created a different table.", "idempotency_key_reused"),
+        },
         examples=[
             OpenApiExample(
                 "No-limit hold'em 50/100",

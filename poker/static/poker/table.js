@@ -52,6 +52,8 @@
       for (const [k, v] of Object.entries(attrs)) {
         if (v === null || v === undefined || v === false) continue;
         if (k === "class") node.className = v;
+        // Through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+        else if (k === "style") node.style.cssText = v;
         else node.setAttribute(k, v === true ? "" : String(v));
       }
     }

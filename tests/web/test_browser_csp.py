@@ -1,0 +1,188 @@
+"""The pages work under their Content-Security-Policy, in a real browser, in production mode.
+
+A production-mode server (``DEBUG=0``; over plain http, so with the https redirect and
+secure cookies turned off) serves the lobby, the login page, a live table where a player
+acts by clicking, and the API docs, to headless Chromium. Every page must arrive with a
+policy, and the browser must report no ``securitypolicyviolation`` event and no CSP error
+on the console. A deliberate inline script at the end proves the listener would have
+caught one.
+"""
+
+import time
+import uuid
+
+import pytest
+from django.db import connections
+
+from poker.models import Table
+from tests.poker import conftest as poker_fixtures
+from tests.poker.test_crash_recovery import Server
+from tests.web.test_browser_table import (
+    ARTIFACTS,
+    BUY_IN,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    TIMEOUT_MS,
+    _failure_screenshots,
+    _log_in_and_open,
+    _no_other_sessions,
+    _require_browser,
+    _version,
+)
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+player = poker_fixtures.player
+table = poker_fixtures.table
+
+# Runs before any page script: records every violation the page reports.
+_LISTEN = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
+
+
+def _watch(page, violations, policies):
+    page.add_init_script(_LISTEN)
+    page.on(
+        "console",
+        lambda msg: (
+            violations.append(f"console: {msg.text}")
+            if "Content Security Policy" in msg.text or "Content-Security-Policy" in msg.text
+            else None
+        ),
+    )
+
+    def on_response(response):
+        if response.request.resource_type == "document":
+            policies[response.url] = response.headers.get("content-security-policy")
+
+    page.on("response", on_response)
+
+
+def _collect(page, violations):
+    violations.extend(page.evaluate("window.__csp || []"))
+
+
+def _production_server():
+    server = Server()
+    server.env.update(
+        DEBUG="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_COOKIES="0",
+        # Our own task queue: a concurrent test server's worker must not run our shot clock.
+        CELERY_QUEUE=f"csp-{uuid.uuid4().hex[:10]}",
+    )
+    return server
+
+
+def test_lobby_login_table_and_api_docs_raise_no_content_security_policy_violation(
+    table, player, monkeypatch
+):
+    sync_playwright = _require_browser()
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    t = table(name="CSP table", action_seconds=300)
+    alice, bob = player(username="alice"), player(username="bob")
+    server = _production_server()
+    base = f"http://127.0.0.1:{server.port}"
+    errors, violations, policies = [], [], {}
+    try:
+        server.start()
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            pages = []
+            try:
+                # The lobby, as a visitor.
+                visitor = browser.new_context().new_page()
+                pages.append(visitor)
+                _watch(visitor, violations, policies)
+                visitor.goto(f"{base}/")
+                expect(visitor.get_by_test_id(f"lobby-row-{t.pk}")).to_be_visible()
+                _collect(visitor, violations)
+
+                # Login (its page and its form post) and the live table, for two players.
+                def prepare(page):
+                    _watch(page, violations, policies)
+
+                for user in (alice, bob):
+                    pages.append(_log_in_and_open(browser, base, user, t.pk, errors, prepare))
+                alice_page, bob_page = pages[1:]
+                for page in (alice_page, bob_page):
+                    expect(page.get_by_test_id("conn-status")).to_have_attribute(
+                        "data-state", "open"
+                    )
+                    page.get_by_test_id("sit-buy-in").fill(str(BUY_IN))
+                    page.get_by_test_id("sit-submit").click()
+                    expect(page.get_by_test_id("sit-form")).to_be_hidden()
+
+                # A hand starts; whoever has the buttons plays one action by clicking.
+                deadline = time.monotonic() + 120
+                acted = False
+                while not acted:
+                    assert time.monotonic() < deadline, "nobody got an action to click"
+                    for page in (alice_page, bob_page):
+                        for name in ("call", "check"):
+                            button = page.get_by_test_id(f"action-{name}")
+                            if button.is_visible():
+                                before = _version(page)
+                                button.click()
+                                expect(page.get_by_test_id("table-root")).not_to_have_attribute(
+                                    "data-version", str(before)
+                                )
+                                acted = True
+                                break
+                        if acted:
+                            break
+                    else:
+                        time.sleep(0.1)
+                assert Table.objects.get(pk=t.pk).current_hand_id is not None
+                # The seats are placed by inline positions, set through the CSSOM.
+                seat = alice_page.locator('[data-testid^="seat-"][style]').first
+                assert "left" in seat.get_attribute("style")
+                for page in (alice_page, bob_page):
+                    _collect(page, violations)
+
+                # The interactive API docs render their operations.
+                docs = alice_page.context.new_page()
+                pages.append(docs)
+                _watch(docs, violations, policies)
+                docs.goto(f"{base}/api/docs/")
+                expect(docs.locator(".opblock").first).to_be_visible()
+                _collect(docs, violations)
+
+                assert violations == [], violations
+                for path in ("/", "/login/", f"/tables/{t.pk}/", "/api/docs/"):
+                    url = next((u for u in policies if u.split("?")[0] == base + path), None)
+                    assert url is not None, (path, list(policies))
+                    assert "script-src 'self'" in (policies[url] or ""), (path, policies[url])
+
+                # The listener is live: an inline script is refused and reported.
+                docs.evaluate(
+                    "() => { const s = document.createElement('script');"
+                    " s.textContent = 'window.ran = 1'; document.body.append(s); }"
+                )
+                expect(docs.locator("body")).to_be_visible()
+                deadline = time.monotonic() + 10
+                while not docs.evaluate("window.__csp.length") and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                assert docs.evaluate("window.ran") is None
+                assert docs.evaluate("window.__csp.length") >= 1
+            except BaseException:
+                _failure_screenshots(pages)
+                raise
+            finally:
+                browser.close()
+                connections.close_all()
+    finally:
+        server.stop()
+        _no_other_sessions()
+    assert errors == [], errors
