@@ -556,9 +556,10 @@ def _cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
             key=money.transfer_id("cash-out", ctx.table.pk, seat.player_id, reason, seat.pk),
         )
     _table_event(ctx, "PlayerLeft", {"seat": seat.number, **_who(seat), "cashed_out": amount})
-    seat.delete()
-    del ctx.seat_map[seat.number]
+    # Forget the seat's pending row write before the delete clears its primary key.
     ctx.changed_seats.pop(seat.pk, None)
+    del ctx.seat_map[seat.number]
+    seat.delete()
     return amount
 
 

@@ -379,11 +379,7 @@ def write(
         for hand in hands:
             hand.save(update_fields=_HAND_FIELDS)
         for seat in seats:
-            # A seat the command deleted (a player who left: folding on their turn ended
-            # the hand and cashed them out) has no row left, as the raw UPDATE by id finds
-            # none; ``save`` would refuse a row without a primary key.
-            if seat.pk is not None:
-                seat.save(update_fields=_SEAT_FIELDS)
+            seat.save(update_fields=_SEAT_FIELDS)
         table.save(
             update_fields=["version", "button_seat", "hands_played", "current_hand", "status"]
         )
