@@ -12,9 +12,10 @@ from rest_framework.views import APIView
 
 from core import services
 from core.health import health_report
+from core.serializers import StrictSerializer
 
 
-class CredentialsSerializer(serializers.Serializer):
+class CredentialsSerializer(StrictSerializer):
     username = serializers.CharField(max_length=150, trim_whitespace=False)
     password = serializers.CharField(max_length=128, trim_whitespace=False, write_only=True)
 

@@ -86,12 +86,6 @@ _MONEY_EXAMPLE = OpenApiExample(
 )
 
 
-def _body(request: Request) -> dict[str, Any]:
-    if not isinstance(request.data, dict):
-        raise InvalidRequest("The body must be a JSON object.", code="malformed_request")
-    return request.data
-
-
 def _gateway(data: dict[str, Any]) -> str | None:
     gateway = data.get("gateway")
     if gateway is not None and not isinstance(gateway, str):
@@ -175,7 +169,7 @@ class DepositsView(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _body(request)
+        data = s.MoneyRequestSerializer.refuse_unknown_fields(request.data)
         deposit = services.deposit_create(
             user=request.user,
             deposit_id=idempotency_uuid(request),
@@ -221,7 +215,7 @@ class WithdrawalsView(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _body(request)
+        data = s.MoneyRequestSerializer.refuse_unknown_fields(request.data)
         withdrawal = services.withdrawal_request(
             user=request.user,
             withdrawal_id=idempotency_uuid(request),
@@ -280,6 +274,7 @@ class WithdrawalApproveView(APIView):
     )
     @idempotent
     def post(self, request: Request, pk: Any) -> Response:
+        s.ApproveRequestSerializer.refuse_unknown_fields(request.data)
         withdrawal = services.withdrawal_approve(withdrawal_id=pk, staff_user=request.user)
         return Response(withdrawal_data(withdrawal))
 
@@ -315,7 +310,7 @@ class WithdrawalRejectView(APIView):
     )
     @idempotent
     def post(self, request: Request, pk: Any) -> Response:
-        reason = _body(request).get("reason", "")
+        reason = s.RejectRequestSerializer.refuse_unknown_fields(request.data).get("reason", "")
         if not isinstance(reason, str):
             raise InvalidRequest("reason must be a string.", code="invalid_reason")
         withdrawal = services.withdrawal_reject(

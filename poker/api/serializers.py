@@ -11,6 +11,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core.serializers import StrictSerializer
 from poker.engine.betting import ACTIONS
 from poker.models import Variant
 
@@ -44,19 +45,6 @@ class StrictBooleanField(serializers.BooleanField):
         if type(data) is not bool:
             self.fail("not_boolean")
         return data
-
-
-class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """Refuses a body that is not a JSON object or carries fields it does not know."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {name: ["Unknown field."] for name in unknown}, code="unknown_field"
-                )
-        return super().to_internal_value(data)
 
 
 class TableCreateSerializer(StrictSerializer):
