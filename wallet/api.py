@@ -142,7 +142,25 @@ class WalletView(APIView):
         return Response({"balances": selectors.wallet_balances(user_id=request.user.pk)})
 
 
-class DepositsView(APIView):
+def _own_page(view: GenericAPIView, rows: Any, render: Any) -> Response:  # type: ignore[type-arg]
+    page = view.paginate_queryset(rows)
+    return view.get_paginated_response([render(row) for row in page or []])
+
+
+class DepositsView(GenericAPIView):  # type: ignore[type-arg]
+    serializer_class = s.DepositSerializer  # the schema's shape; rows come from deposit_data
+
+    @extend_schema(
+        summary="Your deposits, newest first (paginated: limit, offset)",
+        responses={200: s.DepositSerializer(many=True)},
+        examples=[
+            # One deposit; the schema wraps it in the page (count, next, previous, results).
+            OpenApiExample("A confirmed deposit", value=_DEPOSIT_EXAMPLE, response_only=True)
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        return _own_page(self, selectors.wallet_deposits(user_id=request.user.pk), deposit_data)
+
     @extend_schema(
         summary="Deposit (sandbox: confirmed at once; webhook gateways: pending until signed)",
         parameters=[IDEMPOTENCY_PARAMETER],
@@ -180,7 +198,21 @@ class DepositsView(APIView):
         return Response(deposit_data(deposit), status=status.HTTP_201_CREATED)
 
 
-class WithdrawalsView(APIView):
+class WithdrawalsView(GenericAPIView):  # type: ignore[type-arg]
+    serializer_class = s.WithdrawalSerializer  # the schema's shape; rows: withdrawal_data
+
+    @extend_schema(
+        summary="Your withdrawals, newest first (paginated: limit, offset)",
+        responses={200: s.WithdrawalSerializer(many=True)},
+        examples=[
+            OpenApiExample("A pending withdrawal", value=_WITHDRAWAL_EXAMPLE, response_only=True)
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        return _own_page(
+            self, selectors.wallet_withdrawals(user_id=request.user.pk), withdrawal_data
+        )
+
     @extend_schema(
         summary="Request a withdrawal (the funds are held until staff decide)",
         parameters=[IDEMPOTENCY_PARAMETER],
@@ -345,8 +377,7 @@ class TransactionsView(GenericAPIView):  # type: ignore[type-arg]
     )
     def get(self, request: Request) -> Response:
         transfers, own = selectors.wallet_transactions(user_id=request.user.pk)
-        page = self.paginate_queryset(transfers)
-        return self.get_paginated_response([_transaction(t, own) for t in page or []])
+        return _own_page(self, transfers, lambda t: _transaction(t, own))
 
 
 def _transaction(t: Transfer, own: set[int]) -> dict[str, Any]:
