@@ -337,6 +337,11 @@ elif WALLET_DEFAULT_GATEWAY:
 else:
     _WALLET_SUMMARY = "no payment gateway (deposits refused until one is configured)"
 BACKENDS_SUMMARY = f"{BACKENDS_SUMMARY}; wallet={_WALLET_SUMMARY}"
+# Deposit maxima (minor units): per deposit, and per player and currency over any 24 hours.
+# All deposits of a gateway and currency share one clearing account; these bound what one
+# player can move through it (the arithmetic is in docs/ledger.md).
+WALLET_DEPOSIT_MAX = int(os.environ.get("WALLET_DEPOSIT_MAX", "1000000"))
+WALLET_DEPOSIT_DAILY_MAX = int(os.environ.get("WALLET_DEPOSIT_DAILY_MAX", "5000000"))
 WALLET_WEBHOOK_TOLERANCE_S = int(os.environ.get("WALLET_WEBHOOK_TOLERANCE_S", "300"))
 WALLET_WITHDRAWAL_MIN = int(os.environ.get("WALLET_WITHDRAWAL_MIN", "100"))
 WALLET_WITHDRAWAL_DAILY_MAX = int(os.environ.get("WALLET_WITHDRAWAL_DAILY_MAX", "1000000"))

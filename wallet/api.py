@@ -176,7 +176,9 @@ class DepositsView(GenericAPIView):  # type: ignore[type-arg]
             ),
             404: _error("No such gateway.", "unknown_gateway"),
             409: E409_IDEMPOTENCY,
-            422: _error("Refused.", "currency_not_allowed"),
+            422: _error(
+                "Refused.", "currency_not_allowed", "deposit_above_maximum", "deposit_daily_limit"
+            ),
         },
         examples=[
             _MONEY_EXAMPLE,
