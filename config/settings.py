@@ -237,6 +237,14 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
 }
 
+# Failed logins allowed (API token and web login) per account from any address, and per
+# address for any account, within the window; then 429 until the window moves on
+# (core/throttling.py). An address is REMOTE_ADDR (set NUM_PROXIES in REST_FRAMEWORK
+# behind a proxy so DRF reads X-Forwarded-For).
+LOGIN_THROTTLE_WINDOW_S = int(os.environ.get("LOGIN_THROTTLE_WINDOW_S", "300"))
+LOGIN_THROTTLE_ACCOUNT_ATTEMPTS = int(os.environ.get("LOGIN_THROTTLE_ACCOUNT_ATTEMPTS", "10"))
+LOGIN_THROTTLE_ADDRESS_ATTEMPTS = int(os.environ.get("LOGIN_THROTTLE_ADDRESS_ATTEMPTS", "40"))
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker room API",
     "DESCRIPTION": (

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -13,6 +18,7 @@ from rest_framework.views import APIView
 from core import services
 from core.health import health_report
 from core.serializers import StrictSerializer
+from core.throttling import login_failed, login_throttle_check
 
 
 class CredentialsSerializer(StrictSerializer):
@@ -55,14 +61,27 @@ class TokenView(APIView):
 
     @extend_schema(
         request=CredentialsSerializer,
-        responses={200: inline_serializer("TokenResponse", {"token": serializers.CharField()})},
+        responses={
+            200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
+            429: OpenApiResponse(
+                description="Too many failed logins for this account or address "
+                "(code throttled; extra.retry_after_s and Retry-After say when to retry)."
+            ),
+        },
         examples=[_CREDENTIALS_EXAMPLE],
         summary="Obtain an API token (send it as `Authorization: Token <token>`)",
     )
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response({"token": services.token_obtain(**data.validated_data)})
+        username = data.validated_data["username"]
+        login_throttle_check(request, username)
+        try:
+            token = services.token_obtain(**data.validated_data)
+        except services.AuthenticationFailed:
+            login_failed(request, username)
+            raise
+        return Response({"token": token})
 
 
 class MeView(APIView):
