@@ -76,6 +76,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "core.middleware.RequestIdMiddleware",
+    "core.middleware.ApiJsonErrorsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -238,6 +239,14 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
 }
 
+# Failed logins allowed (API token and web login) per account from any address, and per
+# address for any account, within the window; then 429 until the window moves on
+# (core/throttling.py). An address is REMOTE_ADDR (set NUM_PROXIES in REST_FRAMEWORK
+# behind a proxy so DRF reads X-Forwarded-For).
+LOGIN_THROTTLE_WINDOW_S = int(os.environ.get("LOGIN_THROTTLE_WINDOW_S", "300"))
+LOGIN_THROTTLE_ACCOUNT_ATTEMPTS = int(os.environ.get("LOGIN_THROTTLE_ACCOUNT_ATTEMPTS", "10"))
+LOGIN_THROTTLE_ADDRESS_ATTEMPTS = int(os.environ.get("LOGIN_THROTTLE_ADDRESS_ATTEMPTS", "40"))
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker room API",
     "DESCRIPTION": (
@@ -366,15 +375,49 @@ CELERY_BEAT_SCHEDULE["poker-prune-update-log"] = {
 
 WALLET_CURRENCIES = _env_list("WALLET_CURRENCIES", ["CHIPS", "EUR", "USD"])
 WALLET_SIGNUP_CHIPS = int(os.environ.get("WALLET_SIGNUP_CHIPS", "100000"))
-WALLET_DEFAULT_GATEWAY = os.environ.get("WALLET_DEFAULT_GATEWAY", "sandbox")
+# The sandbox gateway confirms every deposit at once, with no payment behind it: anyone
+# may mint money in any enabled currency. So it is an explicit opt-in (on by default only
+# in debug mode, for `make run`), and production mode refuses to start with it while a
+# real currency is enabled -- unless WALLET_SANDBOX_ALLOW_REAL_CURRENCIES=1 declares the
+# deployment a test rig (the test suite does; see scripts/with_services.py).
+WALLET_SANDBOX = _env_bool("WALLET_SANDBOX", DEBUG)
+_REAL_CURRENCIES = [c for c in WALLET_CURRENCIES if c != "CHIPS"]
+if (
+    WALLET_SANDBOX
+    and not DEBUG
+    and _REAL_CURRENCIES
+    and not _env_bool("WALLET_SANDBOX_ALLOW_REAL_CURRENCIES", False)
+):
+    raise ImproperlyConfigured(
+        "WALLET_SANDBOX=1 confirms deposits without any payment, and production mode "
+        f"(DEBUG=0) refuses it while real currencies are enabled ({', '.join(_REAL_CURRENCIES)})."
+        " Configure a real payment gateway instead, or enable play money only "
+        "(WALLET_CURRENCIES=CHIPS)."
+    )
 WALLET_GATEWAYS: dict[str, dict[str, object]] = {
-    "sandbox": {"class": "wallet.gateways.SandboxGateway"},
     # A webhook-confirming gateway; disabled (404) until its secret is configured.
     "test": {
         "class": "wallet.gateways.HmacWebhookGateway",
         "secret": os.environ.get("WALLET_TEST_GATEWAY_SECRET", ""),
     },
 }
+if WALLET_SANDBOX:
+    WALLET_GATEWAYS["sandbox"] = {"class": "wallet.gateways.SandboxGateway"}
+WALLET_DEFAULT_GATEWAY = os.environ.get(
+    "WALLET_DEFAULT_GATEWAY", "sandbox" if WALLET_SANDBOX else ""
+)
+if WALLET_DEFAULT_GATEWAY == "sandbox":
+    _WALLET_SUMMARY = "sandbox gateway (deposits confirmed without payment: not for real money)"
+elif WALLET_DEFAULT_GATEWAY:
+    _WALLET_SUMMARY = f"{WALLET_DEFAULT_GATEWAY} gateway"
+else:
+    _WALLET_SUMMARY = "no payment gateway (deposits refused until one is configured)"
+BACKENDS_SUMMARY = f"{BACKENDS_SUMMARY}; wallet={_WALLET_SUMMARY}"
+# Deposit maxima (minor units): per deposit, and per player and currency over any 24 hours.
+# All deposits of a gateway and currency share one clearing account; these bound what one
+# player can move through it (the arithmetic is in docs/ledger.md).
+WALLET_DEPOSIT_MAX = int(os.environ.get("WALLET_DEPOSIT_MAX", "1000000"))
+WALLET_DEPOSIT_DAILY_MAX = int(os.environ.get("WALLET_DEPOSIT_DAILY_MAX", "5000000"))
 WALLET_WEBHOOK_TOLERANCE_S = int(os.environ.get("WALLET_WEBHOOK_TOLERANCE_S", "300"))
 WALLET_WITHDRAWAL_MIN = int(os.environ.get("WALLET_WITHDRAWAL_MIN", "100"))
 WALLET_WITHDRAWAL_DAILY_MAX = int(os.environ.get("WALLET_WITHDRAWAL_DAILY_MAX", "1000000"))

@@ -18,6 +18,7 @@ from core import services
 from core.health import health_report
 from core.openapi import error_response
 from core.serializers import StrictCharField, StrictSerializer
+from core.throttling import login_failed, login_throttle_check
 
 
 class CredentialsSerializer(StrictSerializer):
@@ -64,6 +65,11 @@ class TokenView(APIView):
         responses={
             200: inline_serializer("TokenResponse", {"token": serializers.CharField()}),
             401: error_response("Wrong username or password.", "invalid_credentials"),
+            429: error_response(
+                "Too many failed logins for this account or address (extra.retry_after_s and "
+                "Retry-After say when to retry).",
+                "throttled",
+            ),
         },
         examples=[_CREDENTIALS_EXAMPLE],
         summary="Obtain an API token (send it as `Authorization: Token <token>`)",
@@ -71,7 +77,14 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response({"token": services.token_obtain(**data.validated_data)})
+        username = data.validated_data["username"]
+        login_throttle_check(request, username)
+        try:
+            token = services.token_obtain(**data.validated_data)
+        except services.AuthenticationFailed:
+            login_failed(request, username)
+            raise
+        return Response({"token": token})
 
 
 class MeView(APIView):

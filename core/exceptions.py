@@ -8,6 +8,7 @@ nothing (the details go to the log, tagged with the request id).
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -69,7 +70,7 @@ def map_exception(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
             return exc.status_code, error_body(code, _first_message(detail), {"fields": detail})
         extra: dict[str, Any] = {}
         if isinstance(exc, drf.Throttled) and exc.wait is not None:
-            extra["retry_after_s"] = int(exc.wait)
+            extra["retry_after_s"] = math.ceil(exc.wait)  # never "retry in 0 s" too early
         return exc.status_code, error_body(code, str(exc.detail), extra)
     if isinstance(exc, OperationalError) and "could not serialize" in str(exc):
         return 409, error_body("retry", "Concurrent update; retry the request.")
@@ -105,6 +106,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     response = Response(body, status=status)
     if status == 401:
         response["WWW-Authenticate"] = 'Token realm="api"'
+    if "retry_after_s" in body["extra"]:
+        response["Retry-After"] = str(body["extra"]["retry_after_s"])
     return response
 
 

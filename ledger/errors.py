@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.errors import DomainError
 
 
 class LedgerError(DomainError):
-    """Base of every ledger refusal; nothing was written when one is raised."""
+    """Base of every ledger refusal; nothing was written when one is raised.
+
+    ``message`` and ``extra`` reach clients (the API's error body), so they speak of
+    currencies and amounts, never of account ids: a player's cash account is an internal
+    row. The account concerned is kept on ``account_id`` for logs and staff.
+    """
 
     status = 422
     default_code = "ledger_error"
+
+    def __init__(
+        self, message: str, *, code: str | None = None, account_id: int | None = None, **extra: Any
+    ) -> None:
+        super().__init__(message, code=code, **extra)
+        self.account_id = account_id
 
 
 class InvalidTransfer(LedgerError):

@@ -361,33 +361,35 @@ def _check_accounts(
     """Raises the first refusal: missing/closed account, currency, overdraft, range."""
     for account_id in sorted(deltas):
         if account_id not in rows:
-            raise AccountNotFound(f"no account {account_id}.", account_id=account_id)
+            raise AccountNotFound("No such account.", account_id=account_id)
     for leg in legs:
         for account_id in _involved(leg):
             currency, _balance, _held, _flag, closed = rows[account_id]
             if closed:
-                raise AccountClosed(f"account {account_id} is closed.", account_id=account_id)
+                raise AccountClosed(f"The {currency} account is closed.", account_id=account_id)
             if currency != leg.currency:
                 raise CurrencyMismatch(
-                    f"transfer {leg.id} is in {leg.currency} but account {account_id} "
-                    f"holds {currency}.",
+                    f"Transfer {leg.id} is in {leg.currency} but the account holds {currency}.",
                     transfer_id=str(leg.id),
                     account_id=account_id,
                     account_currency=currency,
                     currency=leg.currency,
                 )
     for account_id, (d_balance, d_held) in sorted(deltas.items()):
-        _currency, balance, held, must_not_overdraw, _closed = rows[account_id]
+        currency, balance, held, must_not_overdraw, _closed = rows[account_id]
         new_balance, new_held = balance + d_balance, held + d_held
         if not (MIN_BALANCE <= new_balance <= MAX_AMOUNT and new_held <= MAX_AMOUNT):
             raise BalanceOutOfRange(
-                f"account {account_id} would leave the 64-bit range.", account_id=account_id
+                f"The posting would take a {currency} balance beyond the 64-bit range.",
+                account_id=account_id,
+                currency=currency,
             )
         if must_not_overdraw and new_balance - new_held < 0 and (d_balance - d_held) < 0:
             raise InsufficientFunds(
-                f"account {account_id} has {balance - held} available, "
-                f"the posting needs {d_held - d_balance}.",
+                f"Insufficient funds: {balance - held} {currency} available, "
+                f"{d_held - d_balance} needed.",
                 account_id=account_id,
+                currency=currency,
                 available=balance - held,
                 required=d_held - d_balance,
             )

@@ -58,6 +58,10 @@ class StaleVersion(Conflict):
 class KeyReused(Conflict):
     default_code = "idempotency_key_reused"
 
+    @classmethod
+    def of(cls, key: str | None) -> KeyReused:
+        return cls(f"Key {key!r} was already used for a different command.", key=key)
+
 
 class _Overtaken(Exception):
     """The working set a command started from without the lock is no longer current:
@@ -209,14 +213,18 @@ def _run_command(
     except (IntegrityError, DomainError, EngineError):
         # The key was looked up by the statement that waited for the lock, so a duplicate
         # that committed meanwhile was not seen: this one then failed on the key's unique
-        # index or on the rules (already seated...). Its stored outcome is the answer.
+        # index or on the rules (already seated...). The command stored under the key is
+        # the answer: its outcome if it is this command, else the 409 that the same key
+        # sent after it gets (the failure was only a symptom of losing the race).
         stored = (
             TableCommand.objects.filter(player_id=player_id, key=key).first()
             if player_id is not None and key
             else None
         )
-        if stored is None or stored.request_hash != digest or stored.table_id != table_id:
+        if stored is None:
             raise
+        if stored.request_hash != digest or stored.table_id != table_id:
+            raise KeyReused.of(key) from None
         return {**stored.result, "replayed": True}
 
 
@@ -241,9 +249,7 @@ def _execute(
                 raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
             if done is not None:
                 if done.request_hash != digest or done.table_id != locked.pk:
-                    raise KeyReused(
-                        f"Key {key!r} was already used for a different command.", key=key
-                    )
+                    raise KeyReused.of(key)
                 return {**done.result, "replayed": True}
             ctx = Ctx.of(actor, table_io.take(locked))
         else:

@@ -207,6 +207,11 @@ def main(argv: list[str]) -> int:
         return 2
     with ExitStack() as stack:
         env = {**os.environ, **resolve(stack)}
+        # The suite runs in production mode (DEBUG unset) yet pays with the sandbox
+        # gateway, which production refuses for real currencies unless the deployment
+        # says it is a test rig: this one is (config/settings.py, the wallet section).
+        env.setdefault("WALLET_SANDBOX", "1")
+        env.setdefault("WALLET_SANDBOX_ALLOW_REAL_CURRENCIES", "1")
         # A fresh prefix per run keeps concurrent runs on one Redis from seeing each other.
         env.setdefault("CHANNEL_PREFIX", f"t{os.getpid()}")
         env.setdefault("SECRET_KEY", "test-only-secret-key-" + "x" * 32)

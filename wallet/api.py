@@ -10,7 +10,7 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
 )
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
@@ -76,18 +76,6 @@ _MONEY_EXAMPLE = OpenApiExample(
 )
 
 
-def _body(request: Request, *fields: str) -> dict[str, Any]:
-    """The JSON object body, holding no field but ``fields`` (as the schema says)."""
-    if not isinstance(request.data, dict):
-        raise InvalidRequest("The body must be a JSON object.", code="malformed_request")
-    unknown = sorted(set(request.data) - set(fields))
-    if unknown:  # the same answer as the table endpoints' strict serializers
-        raise serializers.ValidationError(
-            {name: ["Unknown field."] for name in unknown}, code="unknown_field"
-        )
-    return request.data
-
-
 def _gateway(data: dict[str, Any]) -> str | None:
     gateway = data.get("gateway")
     if gateway is not None and not isinstance(gateway, str):
@@ -144,7 +132,25 @@ class WalletView(APIView):
         return Response({"balances": selectors.wallet_balances(user_id=request.user.pk)})
 
 
-class DepositsView(APIView):
+def _own_page(view: GenericAPIView, rows: Any, render: Any) -> Response:  # type: ignore[type-arg]
+    page = view.paginate_queryset(rows)
+    return view.get_paginated_response([render(row) for row in page or []])
+
+
+class DepositsView(GenericAPIView):  # type: ignore[type-arg]
+    serializer_class = s.DepositSerializer  # the schema's shape; rows come from deposit_data
+
+    @extend_schema(
+        summary="Your deposits, newest first (paginated: limit, offset)",
+        responses={200: s.DepositSerializer(many=True)},
+        examples=[
+            # One deposit; the schema wraps it in the page (count, next, previous, results).
+            OpenApiExample("A confirmed deposit", value=_DEPOSIT_EXAMPLE, response_only=True)
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        return _own_page(self, selectors.wallet_deposits(user_id=request.user.pk), deposit_data)
+
     @extend_schema(
         summary="Deposit (sandbox: confirmed at once; webhook gateways: pending until signed)",
         parameters=[IDEMPOTENCY_PARAMETER],
@@ -161,7 +167,9 @@ class DepositsView(APIView):
             ),
             404: _error("No such gateway.", "unknown_gateway"),
             409: E409_IDEMPOTENCY,
-            422: _error("Refused.", "currency_not_allowed"),
+            422: _error(
+                "Refused.", "currency_not_allowed", "deposit_above_maximum", "deposit_daily_limit"
+            ),
         },
         examples=[
             _MONEY_EXAMPLE,
@@ -172,7 +180,7 @@ class DepositsView(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _body(request, "amount", "currency", "gateway")
+        data = s.MoneyRequestSerializer.refuse_unknown_fields(request.data)
         deposit = services.deposit_create(
             user=request.user,
             deposit_id=idempotency_uuid(request),
@@ -183,7 +191,21 @@ class DepositsView(APIView):
         return Response(deposit_data(deposit), status=status.HTTP_201_CREATED)
 
 
-class WithdrawalsView(APIView):
+class WithdrawalsView(GenericAPIView):  # type: ignore[type-arg]
+    serializer_class = s.WithdrawalSerializer  # the schema's shape; rows: withdrawal_data
+
+    @extend_schema(
+        summary="Your withdrawals, newest first (paginated: limit, offset)",
+        responses={200: s.WithdrawalSerializer(many=True)},
+        examples=[
+            OpenApiExample("A pending withdrawal", value=_WITHDRAWAL_EXAMPLE, response_only=True)
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        return _own_page(
+            self, selectors.wallet_withdrawals(user_id=request.user.pk), withdrawal_data
+        )
+
     @extend_schema(
         summary="Request a withdrawal (the funds are held until staff decide)",
         parameters=[IDEMPOTENCY_PARAMETER],
@@ -219,7 +241,7 @@ class WithdrawalsView(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _body(request, "amount", "currency", "gateway")
+        data = s.MoneyRequestSerializer.refuse_unknown_fields(request.data)
         withdrawal = services.withdrawal_request(
             user=request.user,
             withdrawal_id=idempotency_uuid(request),
@@ -278,6 +300,7 @@ class WithdrawalApproveView(APIView):
     )
     @idempotent
     def post(self, request: Request, pk: Any) -> Response:
+        s.ApproveRequestSerializer.refuse_unknown_fields(request.data)
         withdrawal = services.withdrawal_approve(withdrawal_id=pk, staff_user=request.user)
         return Response(withdrawal_data(withdrawal))
 
@@ -315,7 +338,7 @@ class WithdrawalRejectView(APIView):
     )
     @idempotent
     def post(self, request: Request, pk: Any) -> Response:
-        reason = _body(request, "reason").get("reason", "")
+        reason = s.RejectRequestSerializer.refuse_unknown_fields(request.data).get("reason", "")
         if not isinstance(reason, str):
             raise InvalidRequest("reason must be a string.", code="invalid_reason")
         withdrawal = services.withdrawal_reject(
@@ -350,8 +373,7 @@ class TransactionsView(GenericAPIView):  # type: ignore[type-arg]
     )
     def get(self, request: Request) -> Response:
         transfers, own = selectors.wallet_transactions(user_id=request.user.pk)
-        page = self.paginate_queryset(transfers)
-        return self.get_paginated_response([_transaction(t, own) for t in page or []])
+        return _own_page(self, transfers, lambda t: _transaction(t, own))
 
 
 def _transaction(t: Transfer, own: set[int]) -> dict[str, Any]:

@@ -27,6 +27,14 @@ class WithdrawalDailyLimit(DomainError):
     default_code = "withdrawal_daily_limit"
 
 
+class DepositAboveMaximum(DomainError):
+    default_code = "deposit_above_maximum"
+
+
+class DepositDailyLimit(DomainError):
+    default_code = "deposit_daily_limit"
+
+
 class WithdrawalNotPending(Conflict):
     default_code = "withdrawal_not_pending"
 

@@ -1,6 +1,8 @@
 """Payment gateways behind one small interface.
 
-* ``sandbox`` (default in dev and test): confirms a deposit at once, no webhook.
+* ``sandbox`` (an opt-in, ``WALLET_SANDBOX``: on in debug mode and in the test suite,
+  refused by production mode while real currencies are enabled): confirms a deposit at
+  once, no webhook, no payment.
 * ``HmacWebhookGateway`` (configured e.g. as ``test``): a real-gateway stand-in that
   confirms by webhook. The webhook body is JSON::
 
@@ -107,6 +109,8 @@ class HmacWebhookGateway(PaymentGateway):
 
 def gateway_get(name: str) -> PaymentGateway:
     """The configured gateway called ``name``, or ``UnknownGateway`` (404)."""
+    if not name:
+        raise UnknownGateway("No payment gateway is configured for deposits.", gateway=name)
     options = dict(settings.WALLET_GATEWAYS.get(name) or {})
     class_path = options.pop("class", "")
     if not class_path or ("secret" in options and not options["secret"]):

@@ -28,6 +28,8 @@ class Deposit(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_deposit_amount_gt_0")
         ]
+        # The player's list (newest first) and the rolling per-player deposit sum.
+        indexes = [models.Index(fields=["user", "created_at"], name="wallet_dep_user_time")]
 
     def __str__(self) -> str:
         return f"deposit {self.id} {self.amount} {self.currency} {self.status}"
@@ -63,7 +65,9 @@ class Withdrawal(models.Model):
             models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_withdrawal_amount_gt_0")
         ]
         indexes = [
-            models.Index(fields=["user", "currency", "created_at"], name="wallet_wd_user_day")
+            models.Index(fields=["user", "currency", "created_at"], name="wallet_wd_user_day"),
+            # The player's list, newest first.
+            models.Index(fields=["user", "created_at"], name="wallet_wd_user_time"),
         ]
 
     def __str__(self) -> str:

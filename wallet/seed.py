@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from core.services import user_register
@@ -29,6 +30,10 @@ def seed_demo_players(command: Any) -> None:
             with transaction.atomic():
                 signup_grant(user)  # idempotent: already granted -> replay
             command.stdout.write(f"Demo player {name!r} exists (password unchanged)")
+        if "sandbox" not in settings.WALLET_GATEWAYS:
+            # Production without the sandbox opt-in: no money out of nothing.
+            command.stdout.write(f"No sandbox gateway: no demo EUR deposit for {name!r}")
+            continue
         deposit_create(
             user=user,
             deposit_id=derived_id("seed-deposit", name),

@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 
 from ledger.models import Account, AccountKind, Transfer
 from ledger.selectors import transfers_of_accounts
+from wallet.models import Deposit, Withdrawal
 
 
 def wallet_balances(*, user_id: int) -> list[dict[str, Any]]:
@@ -39,3 +40,13 @@ def wallet_transactions(*, user_id: int) -> tuple[QuerySet[Transfer], set[int]]:
     """The player's cash-account transfers, newest first, and those account ids."""
     ids = wallet_cash_account_ids(user_id=user_id)
     return transfers_of_accounts(account_ids=ids), set(ids)
+
+
+def wallet_deposits(*, user_id: int) -> QuerySet[Deposit]:
+    """The player's own deposits, newest first (ties: a stable order by id)."""
+    return Deposit.objects.filter(user_id=user_id).order_by("-created_at", "-pk")
+
+
+def wallet_withdrawals(*, user_id: int) -> QuerySet[Withdrawal]:
+    """The player's own withdrawals, newest first (ties: a stable order by id)."""
+    return Withdrawal.objects.filter(user_id=user_id).order_by("-created_at", "-pk")

@@ -1,8 +1,9 @@
 """The wallet's request and response shapes, for the OpenAPI schema.
 
-The views build their JSON with the plain functions in ``wallet.api`` (and validate input
+The views build their JSON with the plain functions in ``wallet.api`` (and validate values
 in the services); these serializers describe exactly that JSON so the schema and the
-documentation stay true. Amounts are integer minor units.
+documentation stay true, and the request ones refuse unknown fields (``StrictSerializer``).
+Amounts are integer minor units.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
+from core.serializers import StrictSerializer
 from ledger.models import TransferStatus
 from wallet.models import Deposit, Withdrawal
 
@@ -22,7 +24,7 @@ class WalletErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
     extra = serializers.DictField()
 
 
-class MoneyRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class MoneyRequestSerializer(StrictSerializer):
     amount = serializers.IntegerField(
         min_value=1, max_value=2**63 - 1, help_text="Integer minor units."
     )
@@ -37,7 +39,11 @@ class MoneyRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class RejectRequestSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ApproveRequestSerializer(StrictSerializer):
+    """Approving takes no fields: the body is ``{}`` or empty."""
+
+
+class RejectRequestSerializer(StrictSerializer):
     reason = serializers.CharField(
         required=False, allow_blank=True, help_text="Why (kept with the withdrawal)."
     )

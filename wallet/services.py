@@ -46,6 +46,8 @@ from ledger.posting import (
 from ledger.services import ledger_account_open, ledger_post_transfers_in_transaction
 from wallet.errors import (
     CurrencyNotAllowed,
+    DepositAboveMaximum,
+    DepositDailyLimit,
     DepositMismatch,
     IdempotencyConflict,
     InvalidAmount,
@@ -192,6 +194,56 @@ def _deposit_confirm(deposit: Deposit) -> None:
     deposit.save(update_fields=["status", "transfer_id", "updated_at"])
 
 
+def _locked_day_total(
+    model: type[Deposit] | type[Withdrawal],
+    *,
+    player: Account,
+    user_id: int,
+    currency: str,
+    statuses: list[str],
+) -> int:
+    """The player's ``model`` amounts in ``currency`` and ``statuses`` of the last 24
+    hours, after locking the player's cash account row: one deposit (or withdrawal) at a
+    time per player and currency, so the sum a limit is checked against is exact."""
+    Account.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
+    since = timezone.now() - timedelta(days=1)
+    rows = model.objects.filter(  # type: ignore[attr-defined]
+        user_id=user_id, currency=currency, created_at__gte=since, status__in=statuses
+    )
+    return int(rows.aggregate(total=Sum("amount"))["total"] or 0)
+
+
+def _deposit_maximum(*, amount: int, currency: str) -> None:
+    """Refuses a deposit above ``WALLET_DEPOSIT_MAX`` (before anything is written)."""
+    maximum = int(settings.WALLET_DEPOSIT_MAX)
+    if amount > maximum:
+        raise DepositAboveMaximum(
+            f"A deposit is at most {maximum} {currency} minor units.",
+            currency=currency,
+            maximum=maximum,
+        )
+
+
+def _deposit_daily_limit(*, user_id: int, player: Account, amount: int, currency: str) -> None:
+    """Refuses a deposit that takes the player's deposits (pending or confirmed) of the
+    last 24 hours above ``WALLET_DEPOSIT_DAILY_MAX``. With ``_deposit_maximum`` this keeps
+    what one player moves through the shared clearing account far from its range
+    (docs/ledger.md). Caller's transaction."""
+    today = _locked_day_total(
+        Deposit, player=player, user_id=user_id, currency=currency,
+        statuses=[Deposit.Status.PENDING, Deposit.Status.CONFIRMED],
+    )  # fmt: skip
+    daily_max = int(settings.WALLET_DEPOSIT_DAILY_MAX)
+    if today + amount > daily_max:
+        raise DepositDailyLimit(
+            f"Deposits are limited to {daily_max} {currency} minor units per 24 hours; "
+            f"{today} already deposited.",
+            currency=currency,
+            daily_max=daily_max,
+            deposited_today=today,
+        )
+
+
 def deposit_create(
     *,
     user: AbstractBaseUser,
@@ -208,11 +260,17 @@ def deposit_create(
     gateway_name = gateway or settings.WALLET_DEFAULT_GATEWAY
     provider = gateway_get(gateway_name)
     expected = {"user_id": user.pk, "amount": amount, "currency": currency, "gateway": gateway_name}
+    existing = Deposit.objects.filter(pk=deposit_id).first()
+    if existing is not None:  # a retry is answered as before, whatever the limits now
+        return _same_request(existing, **expected)  # type: ignore[no-any-return]
+    _deposit_maximum(amount=amount, currency=currency)
+    player = player_account(user_id=user.pk, currency=currency)
     try:
         with transaction.atomic(durable=True):
             existing = Deposit.objects.filter(pk=deposit_id).first()
             if existing is not None:
                 return _same_request(existing, **expected)  # type: ignore[no-any-return]
+            _deposit_daily_limit(user_id=user.pk, player=player, amount=amount, currency=currency)
             deposit = Deposit.objects.create(id=deposit_id, **expected)
             if provider.confirms_immediately:
                 _deposit_confirm(deposit)
@@ -296,18 +354,10 @@ def withdrawal_request(
     payout = clearing_account(gateway=gateway_name, currency=currency)
     try:
         with transaction.atomic(durable=True):
-            # One withdrawal at a time per player and currency: the daily sum is exact.
-            Account.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
-            since = timezone.now() - timedelta(days=1)
-            today = (
-                Withdrawal.objects.filter(
-                    user_id=user.pk,
-                    currency=currency,
-                    created_at__gte=since,
-                    status__in=[Withdrawal.Status.PENDING, Withdrawal.Status.APPROVED],
-                ).aggregate(total=Sum("amount"))["total"]
-                or 0
-            )
+            today = _locked_day_total(
+                Withdrawal, player=player, user_id=user.pk, currency=currency,
+                statuses=[Withdrawal.Status.PENDING, Withdrawal.Status.APPROVED],
+            )  # fmt: skip
             daily_max = int(settings.WALLET_WITHDRAWAL_DAILY_MAX)
             if today + amount > daily_max:
                 raise WithdrawalDailyLimit(

@@ -7,6 +7,7 @@ Playing (sitting, acting, chatting) needs a login; anyone may watch.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.contrib.auth import views as auth_views
@@ -15,7 +16,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
+from rest_framework.exceptions import Throttled
 
+from core.throttling import login_failed, login_throttle_check
 from poker import selectors
 from poker.models import Table, Variant
 
@@ -83,6 +86,24 @@ class LoginView(auth_views.LoginView):
     template_name = "poker/login.html"
     redirect_authenticated_user = True
     next_page = reverse_lazy("lobby")
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # The same failed-login throttle as the API's token endpoint (core.throttling).
+        username = str(request.POST.get("username", ""))
+        try:
+            login_throttle_check(request, username)
+        except Throttled as exc:
+            # An unbound form: binding it would check the password after all.
+            form = self.get_form_class()(request)
+            context = self.get_context_data(form=form, throttled=str(exc.detail))
+            response = self.render_to_response(context, status=429)
+            response["Retry-After"] = str(math.ceil(exc.wait or 1))
+            return response
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        login_failed(self.request, str(self.request.POST.get("username", "")))
+        return super().form_invalid(form)
 
 
 class LogoutView(auth_views.LogoutView):

@@ -61,7 +61,8 @@ def test_linked_legs_are_all_or_none(account):
     payer, winner, rake = account(100), account(), account()
     with pytest.raises(InsufficientFunds) as err:
         ledger_post_transfers(transfers=[transfer(payer, winner, 95), transfer(payer, rake, 10)])
-    assert err.value.extra == {"account_id": payer.pk, "available": 100, "required": 105}
+    assert err.value.extra == {"currency": "EUR", "available": 100, "required": 105}
+    assert err.value.account_id == payer.pk
     assert Transfer.objects.filter(debit_account=payer).count() == 0
     assert reload(payer).balance == 100
     posting = ledger_post_transfers(
