@@ -110,6 +110,10 @@ class TablePublicSerializer(serializers.Serializer):  # type: ignore[type-arg]
     small_blind = serializers.IntegerField()
     big_blind = serializers.IntegerField()
     ante = serializers.IntegerField()
+    stakes_label = serializers.CharField(
+        help_text='The stakes as shown to players: "SB/BB" (fixed-limit: "small bet/big bet"), '
+        'then "ante N" and "button N" when there are.'
+    )
     max_seats = serializers.IntegerField()
     min_buy_in = serializers.IntegerField()
     max_buy_in = serializers.IntegerField()

@@ -95,6 +95,7 @@ _TABLE_EXAMPLE = {
     "small_blind": 50,
     "big_blind": 100,
     "ante": 0,
+    "stakes_label": "50/100",
     "max_seats": 6,
     "min_buy_in": 2000,
     "max_buy_in": 20000,
