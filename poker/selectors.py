@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -187,12 +188,20 @@ def _view(
             "total_pot": state.total_pot,
             "actor_seat": hand.seat_numbers[actor] if actor is not None else None,
             "deadline": hand.deadline.isoformat() if hand.deadline else None,
+            # Until then the actor spends the action time; after it, their time bank.
+            "action_deadline": (
+                (hand.turn_started_at + timedelta(seconds=table.action_seconds)).isoformat()
+                if hand.deadline and hand.turn_started_at
+                else None
+            ),
         }
     return {
         "table": table_public(table),
         "version": table.version,
         "seats": seat_rows,
         "hand": hand_view,
+        # While the last hand's result is shown: when the next hand is due.
+        "next_hand_at": table.next_hand_at.isoformat() if table.next_hand_at else None,
         "you": you,
     }
 

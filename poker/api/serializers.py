@@ -172,7 +172,13 @@ class HandViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     pots = PotSerializer(many=True)
     total_pot = serializers.IntegerField()
     actor_seat = serializers.IntegerField(allow_null=True)
-    deadline = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the turn times out: the action time plus the time bank."
+    )
+    action_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the action time ends; from then until deadline the time bank is spent.",
+    )
 
 
 class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -180,6 +186,11 @@ class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     version = serializers.IntegerField()
     seats = SeatViewSerializer(many=True)
     hand = HandViewSerializer(allow_null=True)
+    next_hand_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="Set while the last hand's result is shown (POKER_HAND_PAUSE_MS): when the "
+        "next hand is due.",
+    )
     you = YouSerializer(allow_null=True)
 
 

@@ -146,8 +146,10 @@ _FLOP_VIEW_EXAMPLE = {
         "pots": [{"amount": 400, "eligible_seats": [1, 2]}],
         "total_pot": 600,
         "actor_seat": 1,
-        "deadline": "2025-01-01T12:00:30Z",
+        "deadline": "2025-01-01T12:00:42Z",
+        "action_deadline": "2025-01-01T12:00:30Z",
     },
+    "next_hand_at": None,
 }
 
 # An earlier hand of the same players at that table, checked down after a raise to 300 and
