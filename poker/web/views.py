@@ -72,7 +72,10 @@ def _recent_history(table_id: int, version: int) -> list[dict[str, Any]]:
         {
             "version": u["version"],
             "events": u.get("events") or [],
-            "names": {s["seat"]: s["player"] for s in (u.get("public") or {}).get("seats", [])},
+            "names": {
+                s["seat"]: s.get("username") or s.get("player")
+                for s in (u.get("public") or {}).get("seats", [])
+            },
         }
         for u in updates or []
         if u.get("version", 0) <= version
