@@ -232,11 +232,20 @@
       const dealer = container.querySelector(`.dealer[data-seat="${number}"]`);
       if (dealer) {
         const d = dealer.getBoundingClientRect();
-        // Beside the bet (turned a quarter towards the centre), or where the bet would be.
-        const at = bet ? along : clear(d.width, d.height);
-        const side = bet ? (bet.getBoundingClientRect().width / 2 + d.width / 2 + GAP) : 0;
-        dealer.style.left = `${sx + ux * at - uy * side}px`;
-        dealer.style.top = `${sy + uy * at + ux * side}px`;
+        // Beside the bet, or beside where a bet would be (turned a quarter clockwise), so
+        // it never sits on the centre's text or a bet.
+        const beside = bet ? bet.getBoundingClientRect().width / 2 : d.width / 2;
+        const side = beside + d.width / 2 + GAP;
+        let at = bet ? along : clear(d.width, d.height);
+        // Shifted sideways it may reach a corner of the seat's box: move it in until clear.
+        const x = () => sx + ux * at - uy * side;
+        const y = () => sy + uy * at + ux * side;
+        const touches = () =>
+          Math.abs(x() - sx) < box.width / 2 + d.width / 2 + GAP &&
+          Math.abs(y() - sy) < box.height / 2 + d.height / 2 + GAP;
+        for (let i = 0; i < 40 && touches(); i++) at += 2;
+        dealer.style.left = `${x()}px`;
+        dealer.style.top = `${y()}px`;
       }
     }
   }
