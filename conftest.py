@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -10,6 +11,17 @@ import pytest
 from django.conf import settings
 
 _counter = itertools.count()
+
+# The suite deals the next hand at once (POKER_HAND_PAUSE_MS=0), as it did before the pause
+# between hands existed; only the tests of the pause itself set one. The environment
+# variable reaches the servers the tests start as subprocesses (they copy os.environ); the
+# autouse fixture below covers this process, whose settings may already be loaded.
+os.environ["POKER_HAND_PAUSE_MS"] = "0"
+
+
+@pytest.fixture(autouse=True)
+def _no_pause_between_hands(settings: Any) -> None:
+    settings.POKER_HAND_PAUSE_MS = 0
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

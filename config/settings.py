@@ -365,6 +365,11 @@ LOGGING = {
 }
 
 # --- Poker: the shot clock sweeper and housekeeping ----------------------------------
+#: How long a finished hand's result (final board, winners) stays on the table before the
+#: next hand is dealt, in milliseconds. The server enforces it: the next hand is started by
+#: the sweeper below (or by any later command on the table) once due. 0 deals the next
+#: hand in the command that finished the last one (what the test suite runs with).
+POKER_HAND_PAUSE_MS = int(os.environ.get("POKER_HAND_PAUSE_MS", "3000"))
 CELERY_BEAT_SCHEDULE["poker-sweep-timeouts"] = {"task": "poker.sweep_timeouts", "schedule": 1.0}
 CELERY_BEAT_SCHEDULE["poker-prune-update-log"] = {
     "task": "poker.prune_update_log",

@@ -51,6 +51,9 @@ class Table(models.Model):
     current_hand = models.OneToOneField(
         "Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    #: When the next hand is due after the pause that shows the last one's result
+    #: (``POKER_HAND_PAUSE_MS``); null when no pause is running. The sweeper deals it.
+    next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
     #: The creator's idempotency key (``<user id>:<key>``): creating twice gives one table.
     creation_key = models.CharField(max_length=160, null=True, blank=True, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -19,6 +19,7 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
@@ -257,6 +258,8 @@ def _execute(
             scope.enter_context(connection.execute_wrapper(ctx.lock_first))
         table = ctx.table
         outcome = body(ctx)
+        if outcome is not None:
+            _deal_if_due(ctx)  # a command after the pause between hands deals the next one
         after = ctx.working()
         if outcome is None:
             if ctx.unlocked is not None:  # "nothing to do" holds only for a current table
@@ -395,10 +398,24 @@ def _forced_bets(table: Table, n: int) -> tuple[tuple[int, ...], tuple[int, ...]
     return tuple(blinds), tuple(antes), trimming
 
 
+def _deal_if_due(ctx: Ctx) -> None:
+    """Deals the next hand when the pause after the last one is over."""
+    due = ctx.table.next_hand_at
+    if due is not None and due <= timezone.now() and ctx.table.current_hand_id is None:
+        ctx.lock()
+        _maybe_start_hand(ctx)
+
+
 def _maybe_start_hand(ctx: Ctx) -> None:
+    """Deals a hand if none runs, two can play and the pause showing the last hand's
+    result (``POKER_HAND_PAUSE_MS``) is over."""
     table = ctx.table
     if table.status != Table.Status.OPEN or table.current_hand_id is not None:
         return
+    if table.next_hand_at is not None:
+        if table.next_hand_at > timezone.now():
+            return
+        table.next_hand_at = None
     lineup = _hand_lineup(table, ctx.seats())
     if lineup is None:
         return
@@ -545,9 +562,30 @@ def _finish_hand(ctx: Ctx) -> None:
     leaving = [s for s in ctx.seats().values() if s.state == Seat.State.LEAVING]
     for seat in sorted(leaving, key=lambda s: s.number):
         _cash_out(ctx, seat, reason=f"hand:{hand.pk}")
+    _sit_out_busted(ctx, hand)
     if table.status == Table.Status.CLOSED:
         return
+    pause_ms = settings.POKER_HAND_PAUSE_MS
+    if pause_ms > 0 and table.status == Table.Status.OPEN:
+        # The result stays on every screen for the pause; the sweeper (or any command
+        # after it) deals the next hand. Held here, not in the browsers, so every client
+        # and bot sees the same pause.
+        table.next_hand_at = timezone.now() + timedelta(milliseconds=pause_ms)
+        return
     _maybe_start_hand(ctx)
+
+
+def _sit_out_busted(ctx: Ctx, hand: Hand) -> None:
+    """Sits out every active player of ``hand`` left with no chips: they keep the seat
+    and may top up (rebuy) and sit in again, instead of sitting at 0 marked active."""
+    for number in hand.seat_numbers:
+        seat = ctx.seat_map.get(number)
+        if seat is None or seat.state != Seat.State.ACTIVE or seat.stake_account.balance:
+            continue
+        seat.state = Seat.State.SITTING_OUT
+        ctx.seat_changed(seat)
+        _table_event(ctx, "PlayerSatOut", {"seat": number, "user_id": seat.player_id,
+                                           "reason": "busted"})  # fmt: skip
 
 
 def _cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
@@ -761,6 +799,11 @@ def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> di
             raise TableError(
                 f"Seat {seat.number} is {seat.state}, not sitting out.", code="not_sitting_out"
             )
+        if seat.stake_account.balance == 0:
+            raise TableError(
+                f"Seat {seat.number} has no chips: top up (rebuy) first, then sit in.",
+                code="no_chips", max=ctx.table.max_buy_in,
+            )  # fmt: skip
         seat.state = Seat.State.ACTIVE
         seat.waiting_for_big_blind = ctx.table.current_hand_id is not None
         seat.consecutive_timeouts = 0
@@ -896,7 +939,8 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
 
 
 def timeouts_sweep() -> int:
-    """Times out every overdue turn (the periodic sweeper); returns how many it enforced.
+    """Times out every overdue turn and deals every hand due after its pause (the periodic
+    sweeper); returns how many turns and hands it enforced.
 
     Reads each overdue table's version first and passes it as the expected version, so
     two sweepers (or a sweeper and a player acting at the last moment) never double-act.
@@ -910,7 +954,28 @@ def timeouts_sweep() -> int:
     for table_id, version in list(overdue):
         if table_timeout(table_id=table_id, expected_version=version).get("timed_out"):
             enforced += 1
+    due = Table.objects.filter(next_hand_at__lte=timezone.now(), current_hand__isnull=True)
+    for table_id in list(due.order_by("next_hand_at").values_list("pk", flat=True)[:500]):
+        if table_deal_due(table_id=table_id).get("dealt"):
+            enforced += 1
     return enforced
+
+
+def table_deal_due(*, table_id: int) -> dict[str, Any]:
+    """Deals the next hand once the pause after the last one is over (the sweeper's
+    part of ``POKER_HAND_PAUSE_MS``); does nothing before, or when it was dealt already,
+    so racing sweepers deal once. When nobody can play, the pause just ends."""
+
+    def body(ctx: Ctx) -> dict[str, Any] | None:
+        due = ctx.table.next_hand_at
+        if due is None or due > timezone.now() or ctx.table.current_hand_id is not None:
+            return None
+        _maybe_start_hand(ctx)
+        ctx.table.next_hand_at = None  # also when no hand could start (a paused table)
+        return {"dealt": ctx.table.current_hand_id is not None}
+
+    return _run_command(table_id=table_id, player_id=None, key=None, command="deal",
+                        request={}, actor=SYSTEM, body=body)  # fmt: skip
 
 
 CHAT_MAX_LENGTH = 200

@@ -74,6 +74,10 @@ class TablePublicSerializer(serializers.Serializer):  # type: ignore[type-arg]
     small_blind = serializers.IntegerField()
     big_blind = serializers.IntegerField()
     ante = serializers.IntegerField()
+    stakes_label = serializers.CharField(
+        help_text='The stakes as shown to players: "SB/BB" (fixed-limit: "small bet/big bet"), '
+        'then "ante N" and "button N" when there are.'
+    )
     max_seats = serializers.IntegerField()
     min_buy_in = serializers.IntegerField()
     max_buy_in = serializers.IntegerField()
@@ -132,7 +136,13 @@ class HandViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     pots = PotSerializer(many=True)
     total_pot = serializers.IntegerField()
     actor_seat = serializers.IntegerField(allow_null=True)
-    deadline = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the turn times out: the action time plus the time bank."
+    )
+    action_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the action time ends; from then until deadline the time bank is spent.",
+    )
 
 
 class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -140,6 +150,11 @@ class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     version = serializers.IntegerField()
     seats = SeatViewSerializer(many=True)
     hand = HandViewSerializer(allow_null=True)
+    next_hand_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="Set while the last hand's result is shown (POKER_HAND_PAUSE_MS): when the "
+        "next hand is due.",
+    )
     you = YouSerializer(allow_null=True)
 
 

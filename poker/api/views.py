@@ -95,6 +95,7 @@ _TABLE_EXAMPLE = {
     "small_blind": 50,
     "big_blind": 100,
     "ante": 0,
+    "stakes_label": "50/100",
     "max_seats": 6,
     "min_buy_in": 2000,
     "max_buy_in": 20000,
@@ -145,8 +146,10 @@ _FLOP_VIEW_EXAMPLE = {
         "pots": [{"amount": 400, "eligible_seats": [1, 2]}],
         "total_pot": 600,
         "actor_seat": 1,
-        "deadline": "2025-01-01T12:00:30Z",
+        "deadline": "2025-01-01T12:00:42Z",
+        "action_deadline": "2025-01-01T12:00:30Z",
     },
+    "next_hand_at": None,
 }
 
 # An earlier hand of the same players at that table, checked down after a raise to 300 and

@@ -90,7 +90,8 @@ def bot_step(
 def top_up_broke(
     clients: list[Any], table_id: int, table: Table, record: Recorder | None = None
 ) -> None:
-    """Players out of chips and not in the hand buy back to the maximum."""
+    """Players out of chips and not in the hand buy back to the maximum (and sit in again:
+    the server sat out those who busted)."""
     view = get(clients[0], tables_url(table_id, "state"), record)
     for seat in view["seats"]:
         if seat["stack"] < table.big_blind and not seat["in_hand"]:
@@ -99,6 +100,9 @@ def top_up_broke(
                 client, tables_url(table_id, "top-up"), {"amount": table.max_buy_in - seat["stack"]}
             )
             assert response.status_code == 200, response.json()
+            if seat["state"] == "sitting_out":
+                response = post(client, tables_url(table_id, "sit-in"), {})
+                assert response.status_code == 200, response.json()
 
 
 def stakes_match_engine(table: Table) -> None:

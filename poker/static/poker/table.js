@@ -132,27 +132,39 @@
     return (S.view && S.view.seats) || [];
   }
 
+  /** A seat row's person (`username`, `user_id`; docs/protocol.md "Names on the wire"). */
+  function rowName(row) {
+    return (row && row.username) || "";
+  }
+
+  function rowUserId(row) {
+    return row && row.user_id !== undefined ? row.user_id : null;
+  }
+
   function seatRow(number) {
     return seats().find((s) => s.seat === number) || null;
   }
 
   function mySeatRow() {
     if (!cfg.user) return null;
-    return seats().find((s) => s.username === cfg.user) || null;
+    return seats().find((s) => rowName(s) === cfg.user) || null;
+  }
+
+  function rememberName(row) {
+    const name = rowName(row);
+    if (!name) return;
+    S.names[row.seat] = name;
+    const id = rowUserId(row);
+    if (id !== null) S.playerNames[id] = name;
   }
 
   function rememberNames() {
-    for (const s of seats()) {
-      if (s.username) {
-        S.names[s.seat] = s.username;
-        if (s.user_id !== undefined && s.user_id !== null) S.playerNames[s.user_id] = s.username;
-      }
-    }
+    for (const s of seats()) rememberName(s);
   }
 
   function nameOfSeat(seat) {
     const row = seatRow(seat);
-    return (row && row.username) || S.names[seat] || `seat ${seat}`;
+    return rowName(row) || S.names[seat] || `seat ${seat}`;
   }
 
   function nameOfPlayer(id, seat) {
@@ -175,12 +187,67 @@
 
   // --- rendering --------------------------------------------------------------------
 
-  function seatPosition(index, count, radiusScale) {
+  // A narrow screen gets a portrait table (table.css) with its seats drawn further in.
+  const NARROW = window.matchMedia("(max-width: 640px)");
+
+  function seatPosition(index, count) {
     // Index 0 sits at the bottom centre; the others follow clockwise.
     const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-    const rx = 44 * radiusScale;
-    const ry = 37 * radiusScale;
+    const rx = NARROW.matches ? 40 : 44;
+    const ry = NARROW.matches ? 41 : 37;
     return { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
+  }
+
+  /** Puts each bet chip (and the dealer button) between its seat and the centre, just
+   * clear of the seat's box, whatever size the box has on this screen: a fixed radius
+   * hid the hero's bet under their own seat. */
+  function placeChips(container) {
+    const felt = container.getBoundingClientRect();
+    if (!felt.width) return;
+    const cx = felt.width / 2;
+    const cy = felt.height / 2;
+    const GAP = 6;
+    for (const seat of container.querySelectorAll(".seat:not(.empty)")) {
+      const number = seat.getAttribute("data-seat");
+      const box = seat.getBoundingClientRect();
+      const sx = box.left - felt.left + box.width / 2;
+      const sy = box.top - felt.top + box.height / 2;
+      const len = Math.hypot(cx - sx, cy - sy) || 1;
+      const ux = (cx - sx) / len;
+      const uy = (cy - sy) / len;
+      // How far along (ux, uy) a w x h box centred there is clear of the seat's box.
+      const clear = (w, h) =>
+        Math.min(
+          Math.abs(ux) > 1e-6 ? (box.width / 2 + w / 2 + GAP) / Math.abs(ux) : Infinity,
+          Math.abs(uy) > 1e-6 ? (box.height / 2 + h / 2 + GAP) / Math.abs(uy) : Infinity,
+        );
+      let along = 0;
+      const bet = container.querySelector(`.bet[data-seat="${number}"]`);
+      if (bet) {
+        const b = bet.getBoundingClientRect();
+        along = clear(b.width, b.height);
+        bet.style.left = `${sx + ux * along}px`;
+        bet.style.top = `${sy + uy * along}px`;
+      }
+      const dealer = container.querySelector(`.dealer[data-seat="${number}"]`);
+      if (dealer) {
+        const d = dealer.getBoundingClientRect();
+        // Beside the bet, or beside where a bet would be (turned a quarter clockwise), so
+        // it never sits on the centre's text or a bet.
+        const beside = bet ? bet.getBoundingClientRect().width / 2 : d.width / 2;
+        const side = beside + d.width / 2 + GAP;
+        let at = bet ? along : clear(d.width, d.height);
+        // Shifted sideways it may reach a corner of the seat's box: move it in until clear.
+        const x = () => sx + ux * at - uy * side;
+        const y = () => sy + uy * at + ux * side;
+        const touches = () =>
+          Math.abs(x() - sx) < box.width / 2 + d.width / 2 + GAP &&
+          Math.abs(y() - sy) < box.height / 2 + d.height / 2 + GAP;
+        for (let i = 0; i < 40 && touches(); i++) at += 2;
+        dealer.style.left = `${x()}px`;
+        dealer.style.top = `${y()}px`;
+      }
+    }
   }
 
   function renderSeats() {
@@ -193,7 +260,7 @@
     const nodes = [];
     for (let number = 1; number <= count; number++) {
       const index = (number - anchor + count) % count;
-      const pos = seatPosition(index, count, 1);
+      const pos = seatPosition(index, count);
       const row = seatRow(number);
       const classes = ["seat"];
       if (!row) classes.push("empty");
@@ -206,10 +273,12 @@
         class: classes.join(" "),
         "data-testid": `seat-${number}`,
         "data-seat": number,
-        "data-player": row ? row.username : "",
+        "data-player": row ? rowName(row) : "",
         "data-stack": row ? row.stack : "",
-        style: `left:${pos.left}%;top:${pos.top}%`,
       });
+      // Through the CSSOM, not a style attribute: a strict Content-Security-Policy allows it.
+      node.style.left = `${pos.left}%`;
+      node.style.top = `${pos.top}%`;
       if (!row) {
         node.append(el("div", { class: "seat-name" }, `Seat ${number}`));
         const canChoose = cfg.user && !me && S.view.table.status !== "closed";
@@ -222,17 +291,21 @@
           node.addEventListener("click", () => chooseSeat(number));
         }
       } else {
-        node.append(el("div", { class: "seat-name", "data-testid": `seat-${number}-name` }, row.username));
+        node.append(el("div", { class: "seat-name", "data-testid": `seat-${number}-name` }, rowName(row)));
         node.append(el("div", { class: "seat-stack", "data-testid": `seat-${number}-stack` }, chips(row.stack)));
         let status = "";
         if (row.folded) status = "folded";
         else if (row.all_in) status = "all-in";
-        else if (row.state === "sitting_out") status = "sitting out";
+        else if (row.state === "sitting_out") status = row.stack > 0 ? "sitting out" : "out of chips";
         else if (row.state === "leaving") status = "leaving";
         else if (hand && !row.in_hand) status = "waiting";
         node.append(el("div", { class: "seat-state", "data-testid": `seat-${number}-state` }, status));
         const cards = el("div", { class: "seat-cards cards", "data-testid": `seat-${number}-cards` });
-        const shown = cardCodes(row.cards);
+        let shown = cardCodes(row.cards);
+        if (!hand && S.view.next_hand_at && S.lastHand && S.lastHand.finished) {
+          const showed = S.lastHand.shown.find((x) => x.seat === number);
+          if (showed) shown = showed.cards;
+        }
         if (shown.length) {
           fillCards(cards, shown);
         } else if (row.in_hand && !row.folded && hand) {
@@ -249,26 +322,17 @@
         }
       }
       nodes.push(node);
+      // Placed by placeChips once the seats have their size.
       if (row && row.bet > 0) {
-        const bp = seatPosition(index, count, 0.58);
-        nodes.push(
-          el(
-            "div",
-            { class: "bet", "data-testid": `bet-${number}`, "data-amount": row.bet, style: `left:${bp.left}%;top:${bp.top}%` },
-            chips(row.bet),
-          ),
-        );
+        nodes.push(el("div", { class: "bet", "data-testid": `bet-${number}`, "data-seat": number, "data-amount": row.bet }, chips(row.bet)));
       }
       if (hand && hand.button_seat === number) {
-        // Beside the bet, between the seat and the centre, clear of the seat's box.
-        const dp = seatPosition(index + 0.45, count, 0.56);
-        nodes.push(
-          el("div", { class: "dealer", "data-testid": "dealer-button", "data-seat": number, title: "Dealer button", style: `left:${dp.left}%;top:${dp.top}%` }, "D"),
-        );
+        nodes.push(el("div", { class: "dealer", "data-testid": "dealer-button", "data-seat": number, title: "Dealer button" }, "D"));
       }
     }
     container.classList.toggle("many", count > 6);
     container.replaceChildren(...nodes);
+    placeChips(container);
   }
 
   function renderCenter() {
@@ -276,11 +340,24 @@
     const board = byTestId("board");
     const pot = byTestId("pot");
     const info = byTestId("hand-info");
+    const last = S.lastHand;
+    if (!hand && S.view.next_hand_at && last && last.finished) {
+      // The pause between hands: the result stays where it happened until the next deal.
+      fillCards(board, S.boards[last.hand] || []);
+      info.textContent = last.number ? `Hand #${last.number} is over` : "The hand is over";
+      pot.setAttribute("data-total", "0");
+      pot.replaceChildren(
+        ...last.winners.map((w) =>
+          el("span", { class: "pot-total result", "data-testid": "result", "data-seat": w.seat }, `${w.name} wins ${chips(w.amount)}`),
+        ),
+      );
+      return;
+    }
     if (!hand) {
       fillCards(board, []);
       pot.replaceChildren();
       pot.setAttribute("data-total", "0");
-      const playing = seats().filter((s) => s.state === "active").length;
+      const playing = seats().filter((s) => s.state === "active" && s.stack > 0).length;
       info.textContent = playing < 2 ? "Waiting for players…" : "Waiting for the next hand…";
       return;
     }
@@ -327,9 +404,16 @@
     const sizing = byTestId("sizing");
     if (la) {
       byTestId("action-call").textContent = `Call ${chips(la.call_amount)}`;
-      const sized = la.actions.includes("bet") || la.actions.includes("raise");
+      // Fixed-limit (and any spot with one legal amount) has nothing to size: no slider,
+      // no pot buttons, just "Bet 200" / "Raise to 400".
+      const sized =
+        (la.actions.includes("bet") || la.actions.includes("raise")) &&
+        S.view.table.variant !== "FT" &&
+        la.min_to !== la.max_to;
       sizing.hidden = !sized;
-      if (sized) {
+      byTestId("size-max").textContent = la.max_to === wholeStack() ? "All-in" : "Max";
+      if (!sized) setAmount(la.min_to);
+      else {
         const range = byTestId("amount-range");
         const input = byTestId("amount-input");
         for (const field of [range, input]) {
@@ -360,12 +444,38 @@
       select.replaceChildren(...options);
       select.value = options.some((o) => o.value === current) ? current : "";
     }
+    renderTopUp(me);
     const leave = byTestId("leave");
     if (leave) leave.hidden = !seated || (me && me.state === "leaving");
     const sitOut = byTestId("sit-out");
     if (sitOut) sitOut.hidden = !seated || me.state !== "active";
     const sitIn = byTestId("sit-in");
-    if (sitIn) sitIn.hidden = !seated || me.state !== "sitting_out";
+    if (sitIn) sitIn.hidden = !seated || me.state !== "sitting_out" || me.stack === 0;
+  }
+
+  /** Top up between your hands; a player out of chips is offered a rebuy that also sits
+   * them back in (the server sat them out when they busted). */
+  function renderTopUp(me) {
+    const form = byTestId("top-up-form");
+    if (!form) return;
+    const table = S.view.table;
+    const room = me ? table.max_buy_in - me.stack : 0;
+    const inHand = Boolean(me && S.view.hand && me.in_hand);
+    form.hidden = !me || me.state === "leaving" || inHand || room <= 0 || table.status === "closed";
+    if (form.hidden) return;
+    const busted = me.stack === 0;
+    form.classList.toggle("busted", busted);
+    byTestId("busted-note").hidden = !busted;
+    byTestId("top-up-submit").textContent = busted ? "Rebuy and sit in" : "Top up";
+    const input = byTestId("top-up-amount");
+    input.max = room;
+    if (form.getAttribute("data-busted") !== String(busted)) {
+      form.setAttribute("data-busted", String(busted));
+      input.value = ""; // a rebuy starts from the full buy-in, not the last top-up offered
+    }
+    if (document.activeElement !== input && (!input.value || Number(input.value) > room)) {
+      input.value = busted ? Math.min(room, table.max_buy_in) : room;
+    }
   }
 
   function setAmount(value) {
@@ -376,11 +486,22 @@
     v = Math.max(la.min_to, Math.min(la.max_to, v));
     byTestId("amount-range").value = v;
     byTestId("amount-input").value = v;
-    byTestId("action-bet").textContent = v === la.max_to ? `Bet ${chips(v)} (all-in)` : `Bet ${chips(v)}`;
-    byTestId("action-raise").textContent = v === la.max_to ? `Raise to ${chips(v)} (all-in)` : `Raise to ${chips(v)}`;
+    // "(all-in)" only when the amount is everything the player has (a pot-limit or
+    // fixed-limit maximum usually is not).
+    const allIn = v === wholeStack() ? " (all-in)" : "";
+    byTestId("action-bet").textContent = `Bet ${chips(v)}${allIn}`;
+    byTestId("action-raise").textContent = `Raise to ${chips(v)}${allIn}`;
+  }
+
+  /** What a bet or raise "to" of everything the hero has would be: their bet on this
+   * street plus the chips behind it. */
+  function wholeStack() {
+    const me = mySeatRow();
+    return me ? (me.bet || 0) + (me.stack || 0) : null;
   }
 
   function renderClock() {
+    renderCountdown();
     const hand = S.view && S.view.hand;
     const clock = byTestId("clock");
     const seatClock = hand && hand.actor_seat ? byTestId(`seat-${hand.actor_seat}-clock`) : null;
@@ -388,21 +509,46 @@
       clock.hidden = true;
       return;
     }
-    const left = Math.max(0, new Date(hand.deadline).getTime() - Date.now());
+    // The action time runs to action_deadline; after it the player's time bank is drawn
+    // until deadline, and the clock says so (not "62s" at a 30-second table).
+    const now = Date.now();
+    const end = new Date(hand.deadline).getTime();
+    const actionEnd = hand.action_deadline ? new Date(hand.action_deadline).getTime() : end;
+    const banking = now >= actionEnd && end > actionEnd;
+    const left = Math.max(0, (banking ? end : actionEnd) - now);
     const seconds = Math.ceil(left / 1000);
-    const total = Math.max(1, (S.view.table.action_seconds || 30) * 1000);
+    const total = banking
+      ? Math.max(1, end - actionEnd)
+      : Math.max(1, (S.view.table.action_seconds || 30) * 1000);
+    const urgent = seconds <= 5 && (banking || end <= actionEnd);
     if (seatClock) {
-      seatClock.textContent = `${seconds}s`;
-      seatClock.classList.toggle("urgent", seconds <= 5);
+      seatClock.textContent = banking ? `bank ${seconds}s` : `${seconds}s`;
+      seatClock.classList.toggle("bank", banking);
+      seatClock.classList.toggle("urgent", urgent);
     }
     const me = mySeatRow();
     const mine = me && me.seat === hand.actor_seat;
     clock.hidden = !mine;
     if (mine) {
-      $(".clock-text", clock).textContent = `Your turn: ${seconds}s`;
+      clock.setAttribute("data-phase", banking ? "time-bank" : "action");
+      $(".clock-text", clock).textContent = banking ? `Time bank: ${seconds}s` : `Your turn: ${seconds}s`;
       $(".clock-fill", clock).style.width = `${Math.min(100, (100 * left) / total)}%`;
-      clock.classList.toggle("urgent", seconds <= 5);
+      clock.classList.toggle("bank", banking);
+      clock.classList.toggle("urgent", urgent);
     }
+  }
+
+  /** While the last hand's result is shown: the seconds until the server deals the next. */
+  function renderCountdown() {
+    const node = byTestId("next-hand");
+    const due = S.view && !S.view.hand && S.view.next_hand_at;
+    if (!due) {
+      node.hidden = true;
+      return;
+    }
+    const seconds = Math.max(0, Math.ceil((new Date(due).getTime() - Date.now()) / 1000));
+    node.hidden = false;
+    node.textContent = seconds > 0 ? `Next hand in ${seconds}s` : "Dealing…";
   }
 
   function renderLastHand() {
@@ -606,13 +752,10 @@
         log(`${who()} will leave after this hand`, "table");
         break;
       case "PlayerLeft":
-        log(`${who()} leaves`, "table");
-        break;
-      case "PlayerCashedOut":
-        log(`${who()} leaves with ${chips(ev.amount)}`, "table");
+        log(ev.cashed_out ? `${who()} leaves with ${chips(ev.cashed_out)}` : `${who()} leaves`, "table");
         break;
       case "PlayerSatOut":
-        log(`${who()} sits out`, "table");
+        log(ev.reason === "busted" ? `${who()} is out of chips and sits out` : `${who()} sits out`, "table");
         break;
       case "PlayerSatIn":
         log(`${who()} is back`, "table");
@@ -653,12 +796,7 @@
     rememberNames();
     const pub = msg.public || {};
     const nextSeats = pub.seats || S.view.seats;
-    for (const s of nextSeats) {
-      if (s.username) {
-        S.names[s.seat] = s.username;
-        if (s.user_id !== undefined && s.user_id !== null) S.playerNames[s.user_id] = s.username;
-      }
-    }
+    for (const s of nextSeats) rememberName(s);
     for (const g of groups) {
       if (g.kind === "table" && g.event && g.event.type === "HandBegan") {
         if (Array.isArray(g.event.seats)) S.handSeats[g.event.hand] = g.event.seats;
@@ -678,7 +816,7 @@
       // someone sitting down) may publish no hand part: keep the hand and its seat fields.
       hand = S.view.hand;
       seatRows = nextSeats.map((row) => {
-        const old = S.view.seats.find((o) => o.seat === row.seat && o.user_id === row.user_id);
+        const old = S.view.seats.find((o) => o.seat === row.seat && rowUserId(o) === rowUserId(row));
         if (!old || !old.in_hand) return row;
         const { stack, bet, in_hand, folded, all_in, cards } = old;
         return Object.assign({}, row, { stack, bet, in_hand, folded, all_in, cards });
@@ -689,6 +827,7 @@
       version: msg.version,
       seats: seatRows,
       hand,
+      next_hand_at: "next_hand_at" in pub ? pub.next_hand_at : hand ? null : S.view.next_hand_at,
       you,
     };
     S.version = msg.version;
@@ -918,13 +1057,17 @@
     if (buyIn) buyIn.focus();
   }
 
-  async function command(path, body, button) {
+  /** Sends REST commands in turn (stopping at the first refused); true when all went. */
+  async function command(path, body, button, then) {
     if (button) button.disabled = true;
     try {
       await api(path, "POST", body);
+      for (const [nextPath, nextBody] of then || []) await api(nextPath, "POST", nextBody);
       await refreshState();
+      return true;
     } catch (err) {
       showError(err.code, err.message);
+      return false;
     } finally {
       if (button) button.disabled = false;
     }
@@ -952,6 +1095,17 @@
         command("sit/", body, byTestId("sit-submit"));
       });
     }
+    const topUp = byTestId("top-up-form");
+    if (topUp) {
+      topUp.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const me = mySeatRow();
+        if (!me) return;
+        const amount = Number(byTestId("top-up-amount").value);
+        const sitIn = me.stack === 0 && me.state === "sitting_out" ? [["sit-in/", {}]] : [];
+        command("top-up/", { amount }, byTestId("top-up-submit"), sitIn);
+      });
+    }
     const leave = byTestId("leave");
     if (leave) leave.addEventListener("click", () => command("leave/", {}, leave));
     const sitOut = byTestId("sit-out");
@@ -970,6 +1124,12 @@
       });
     }
     setInterval(renderClock, 250);
+    NARROW.addEventListener("change", render);
+    let resizeTimer = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(() => placeChips(document.getElementById("seats")), 100);
+    });
     setInterval(() => {
       if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify({ type: "ping" }));
     }, 25000);
