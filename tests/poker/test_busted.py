@@ -87,9 +87,7 @@ def test_a_busted_player_is_sat_out_not_dealt_in_and_can_rebuy_and_play_again(ta
         if bust.pk in hand.player_ids:
             break
         view = table_view(table_id=t.pk, viewer_id=None)
-        actor = next(
-            s["user_id"] for s in view["seats"] if s["seat"] == view["hand"]["actor_seat"]
-        )
+        actor = next(s["user_id"] for s in view["seats"] if s["seat"] == view["hand"]["actor_seat"])
         table_act(
             table_id=t.pk, player_id=actor, action="fold", key=key(), actor=actor_for(by_id[actor])
         )
