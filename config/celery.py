@@ -11,8 +11,9 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-@signals.celeryd_init.connect  # before the worker's first warning (running as root...)
-@signals.setup_logging.connect
+# celeryd_init: before the worker's first warning (running as root...).
+@signals.celeryd_init.connect  # type: ignore[untyped-decorator]
+@signals.setup_logging.connect  # type: ignore[untyped-decorator]
 def _log_like_django(**kwargs: object) -> None:
     """A receiver of ``setup_logging`` stops Celery from installing its own plain-text
     handlers (worker and beat), so its lines go through Django's LOGGING: one JSON object
