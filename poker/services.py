@@ -764,7 +764,12 @@ def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dic
         ctx.seat_changed(seat)
         _table_event(ctx, "PlayerLeaving", {"seat": seat.number, **_who(seat)})
         if ctx.state is not None and ctx.state.actor == index:
-            _progress(ctx)
+            _progress(ctx)  # folds for them: a hand that ends here cashes them out now
+        if ctx.seat_map.get(seat.number) is not seat:
+            left = next(b["event"] for b in ctx.broadcasts if b["kind"] == "table"
+                        and b["event"]["type"] == "PlayerLeft"
+                        and b["event"]["seat"] == seat.number)  # fmt: skip
+            return {"left": True, "cashed_out": left["cashed_out"]}
         return {"left": False, "leaving_after_hand": True}
 
     return _run_command(table_id=table_id, player_id=player_id, key=key, command="leave",

@@ -61,9 +61,11 @@ def _actor_id(t):
 def test_leaving_on_your_turn_folds_and_cashes_out_on_both_storage_branches(branch, table, player):
     t, users = _seat_two(table, player)
     leaver = _actor_id(t)
+    stake = Seat.objects.get(table_id=t.pk, player_id=leaver).stake_account
+    stack_after_fold = stake.balance - t.small_blind  # heads-up, the button posted the SB
     result = table_leave(table_id=t.pk, player_id=leaver, key=key(), actor=actor_for(users[leaver]))
-    assert result["left"] is False and result["leaving_after_hand"] is True
-    # Heads-up, the fold ended the hand: the leaver is cashed out and gone.
+    # Heads-up, the fold ended the hand: the leaver is cashed out and gone, and told so.
+    assert result["left"] is True and result["cashed_out"] == stack_after_fold
     assert not Seat.objects.filter(table_id=t.pk, player_id=leaver).exists()
     assert Table.objects.get(pk=t.pk).current_hand_id is None
     assert ledger_audit().ok
