@@ -75,7 +75,26 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.variant} {self.small_blind}/{self.big_blind} {self.currency})"
+        return f"{self.name} ({self.variant} {self.stakes_label} {self.currency})"
+
+    @property
+    def stakes_label(self) -> str:
+        """The table's stakes as players name them -- the one place this label is made (the
+        lobby, the table page, the API and the admin all show it).
+
+        Blind games: "SB/BB"; fixed-limit: "small bet/big bet" (the big blind and twice it,
+        as ``services._maybe_start_hand`` configures the engine), so a 50/100-blind limit
+        table is "100/200". Antes and a short-deck button blind follow.
+        """
+        if self.variant == Variant.FT:
+            label = f"{self.big_blind}/{2 * self.big_blind}"
+        else:
+            label = f"{self.small_blind}/{self.big_blind}"
+        if self.ante:
+            label += f" ante {self.ante}"
+        if self.button_blind:
+            label += f" button {self.button_blind}"
+        return label
 
     @property
     def stream(self) -> str:

@@ -25,28 +25,9 @@ from poker.engine.cards import format_cards
 from poker.engine.events import event_from_dict
 from poker.engine.state import HandState
 from poker.hands import hand_state
-from poker.models import Hand, Seat, Table, Variant
+from poker.models import Hand, Seat, Table
 from poker.privacy import seed_may_be_public, shown_players, viewable
 from poker.table_events import read_updates
-
-
-def stakes_label(table: Table) -> str:
-    """The table's stakes as players name them -- the one place this label is made (the
-    lobby, the table page and the API all show it).
-
-    Blind games: "SB/BB"; fixed-limit: "small bet/big bet" (the big blind and twice it,
-    as ``services._maybe_start_hand`` configures the engine), so a 50/100-blind limit
-    table is "100/200". Antes and a short-deck button blind follow.
-    """
-    if table.variant == Variant.FT:
-        label = f"{table.big_blind}/{2 * table.big_blind}"
-    else:
-        label = f"{table.small_blind}/{table.big_blind}"
-    if table.ante:
-        label += f" ante {table.ante}"
-    if table.button_blind:
-        label += f" button {table.button_blind}"
-    return label
 
 
 def table_public(table: Table) -> dict[str, Any]:
@@ -59,7 +40,7 @@ def table_public(table: Table) -> dict[str, Any]:
         "small_blind": table.small_blind,
         "big_blind": table.big_blind,
         "ante": table.ante,
-        "stakes_label": stakes_label(table),
+        "stakes_label": table.stakes_label,
         "max_seats": table.max_seats,
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,

@@ -3,7 +3,7 @@ shown the same in the API, the lobby and the table page."""
 
 import pytest
 
-from poker.selectors import stakes_label, table_public
+from poker.selectors import table_public
 from tests.poker import conftest as poker_fixtures
 
 table = poker_fixtures.table
@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db
 def test_a_fixed_limit_table_is_labelled_by_its_small_and_big_bet(client, table):
     limit = table(name="Demo Limit Hold'em 100/200", variant="FT", small_blind=50, big_blind=100)
 
-    assert stakes_label(limit) == "100/200"
+    assert limit.stakes_label == "100/200"
+    assert str(limit) == "Demo Limit Hold'em 100/200 (FT 100/200 CHIPS)"  # admin, seed_demo
     assert table_public(limit)["stakes_label"] == "100/200"
     lobby = client.get("/").content.decode()
     row = lobby.split(f'data-testid="lobby-row-{limit.pk}"')[1].split("</tr>")[0]
@@ -31,9 +32,9 @@ def test_blind_games_are_labelled_by_their_blinds_antes_and_button_blind(client,
     short = table(name="SD", variant="NS", small_blind=0, big_blind=100, ante=100,
                   button_blind=100)  # fmt: skip
 
-    assert stakes_label(nl) == "50/100"
-    assert stakes_label(plo) == "25/50"
-    assert stakes_label(short) == "0/100 ante 100 button 100"
+    assert nl.stakes_label == "50/100"
+    assert plo.stakes_label == "25/50"
+    assert short.stakes_label == "0/100 ante 100 button 100"
     lobby = client.get("/api/v1/tables/")
     assert lobby.status_code == 200
     labels = {t["id"]: t["stakes_label"] for t in lobby.json()}
