@@ -9,25 +9,17 @@ caught one.
 """
 
 import time
-import uuid
 
 import pytest
-from django.db import connections
 
 from poker.models import Table
 from tests.poker import conftest as poker_fixtures
 from tests.poker.test_crash_recovery import Server
 from tests.web.test_browser_table import (
-    ARTIFACTS,
     BUY_IN,
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    TIMEOUT_MS,
-    _failure_screenshots,
     _log_in_and_open,
-    _no_other_sessions,
-    _require_browser,
     _version,
+    browser_session,
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -73,8 +65,6 @@ def _production_server():
         ALLOWED_HOSTS="127.0.0.1,localhost",
         SECURE_SSL_REDIRECT="0",
         SECURE_COOKIES="0",
-        # Our own task queue: a concurrent test server's worker must not run our shot clock.
-        CELERY_QUEUE=f"csp-{uuid.uuid4().hex[:10]}",
     )
     return server
 
@@ -82,107 +72,85 @@ def _production_server():
 def test_lobby_login_table_and_api_docs_raise_no_content_security_policy_violation(
     table, player, monkeypatch
 ):
-    sync_playwright = _require_browser()
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=TIMEOUT_MS)
-    ARTIFACTS.mkdir(exist_ok=True)
     t = table(name="CSP table", action_seconds=300)
     alice, bob = player(username="alice"), player(username="bob")
     server = _production_server()
     base = f"http://127.0.0.1:{server.port}"
     errors, violations, policies = [], [], {}
-    try:
-        server.start()
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-            )
-            pages = []
-            try:
-                # The lobby, as a visitor.
-                visitor = browser.new_context().new_page()
-                pages.append(visitor)
-                _watch(visitor, violations, policies)
-                visitor.goto(f"{base}/")
-                expect(visitor.get_by_test_id(f"lobby-row-{t.pk}")).to_be_visible()
-                _collect(visitor, violations)
+    with browser_session(server, monkeypatch) as (browser, pages):
+        # The lobby, as a visitor.
+        visitor = browser.new_context().new_page()
+        pages.append(visitor)
+        _watch(visitor, violations, policies)
+        visitor.goto(f"{base}/")
+        expect(visitor.get_by_test_id(f"lobby-row-{t.pk}")).to_be_visible()
+        _collect(visitor, violations)
 
-                # Login (its page and its form post) and the live table, for two players.
-                def prepare(page):
-                    _watch(page, violations, policies)
+        # Login (its page and its form post) and the live table, for two players.
+        def prepare(page):
+            _watch(page, violations, policies)
 
-                for user in (alice, bob):
-                    pages.append(_log_in_and_open(browser, base, user, t.pk, errors, prepare))
-                alice_page, bob_page = pages[1:]
-                for page in (alice_page, bob_page):
-                    expect(page.get_by_test_id("conn-status")).to_have_attribute(
-                        "data-state", "open"
-                    )
-                    page.get_by_test_id("sit-buy-in").fill(str(BUY_IN))
-                    page.get_by_test_id("sit-submit").click()
-                    expect(page.get_by_test_id("sit-form")).to_be_hidden()
+        for user in (alice, bob):
+            pages.append(_log_in_and_open(browser, base, user, t.pk, errors, prepare))
+        alice_page, bob_page = pages[1:]
+        for page in (alice_page, bob_page):
+            expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+            page.get_by_test_id("sit-buy-in").fill(str(BUY_IN))
+            page.get_by_test_id("sit-submit").click()
+            expect(page.get_by_test_id("sit-form")).to_be_hidden()
 
-                # A hand starts; whoever has the buttons plays one action by clicking.
-                deadline = time.monotonic() + 120
-                acted = False
-                while not acted:
-                    assert time.monotonic() < deadline, "nobody got an action to click"
-                    for page in (alice_page, bob_page):
-                        for name in ("call", "check"):
-                            button = page.get_by_test_id(f"action-{name}")
-                            if button.is_visible():
-                                before = _version(page)
-                                button.click()
-                                expect(page.get_by_test_id("table-root")).not_to_have_attribute(
-                                    "data-version", str(before)
-                                )
-                                acted = True
-                                break
-                        if acted:
-                            break
-                    else:
-                        time.sleep(0.1)
-                assert Table.objects.get(pk=t.pk).current_hand_id is not None
-                # The seats are placed by inline positions, set through the CSSOM.
-                seat = alice_page.locator('[data-testid^="seat-"][style]').first
-                assert "left" in seat.get_attribute("style")
-                for page in (alice_page, bob_page):
-                    _collect(page, violations)
+        # A hand starts; whoever has the buttons plays one action by clicking.
+        deadline = time.monotonic() + 120
+        acted = False
+        while not acted:
+            assert time.monotonic() < deadline, "nobody got an action to click"
+            for page in (alice_page, bob_page):
+                for name in ("call", "check"):
+                    button = page.get_by_test_id(f"action-{name}")
+                    if button.is_visible():
+                        before = _version(page)
+                        button.click()
+                        expect(page.get_by_test_id("table-root")).not_to_have_attribute(
+                            "data-version", str(before)
+                        )
+                        acted = True
+                        break
+                if acted:
+                    break
+            else:
+                time.sleep(0.1)
+        assert Table.objects.get(pk=t.pk).current_hand_id is not None
+        # The seats are placed by inline positions, set through the CSSOM.
+        seat = alice_page.locator('[data-testid^="seat-"][style]').first
+        assert "left" in seat.get_attribute("style")
+        for page in (alice_page, bob_page):
+            _collect(page, violations)
 
-                # The interactive API docs render their operations.
-                docs = alice_page.context.new_page()
-                pages.append(docs)
-                _watch(docs, violations, policies)
-                docs.goto(f"{base}/api/docs/")
-                expect(docs.locator(".opblock").first).to_be_visible()
-                _collect(docs, violations)
+        # The interactive API docs render their operations.
+        docs = alice_page.context.new_page()
+        pages.append(docs)
+        _watch(docs, violations, policies)
+        docs.goto(f"{base}/api/docs/")
+        expect(docs.locator(".opblock").first).to_be_visible()
+        _collect(docs, violations)
 
-                assert violations == [], violations
-                for path in ("/", "/login/", f"/tables/{t.pk}/", "/api/docs/"):
-                    url = next((u for u in policies if u.split("?")[0] == base + path), None)
-                    assert url is not None, (path, list(policies))
-                    assert "script-src 'self'" in (policies[url] or ""), (path, policies[url])
+        assert violations == [], violations
+        for path in ("/", "/login/", f"/tables/{t.pk}/", "/api/docs/"):
+            url = next((u for u in policies if u.split("?")[0] == base + path), None)
+            assert url is not None, (path, list(policies))
+            assert "script-src 'self'" in (policies[url] or ""), (path, policies[url])
 
-                # The listener is live: an inline script is refused and reported.
-                docs.evaluate(
-                    "() => { const s = document.createElement('script');"
-                    " s.textContent = 'window.ran = 1'; document.body.append(s); }"
-                )
-                expect(docs.locator("body")).to_be_visible()
-                deadline = time.monotonic() + 10
-                while not docs.evaluate("window.__csp.length") and time.monotonic() < deadline:
-                    time.sleep(0.05)
-                assert docs.evaluate("window.ran") is None
-                assert docs.evaluate("window.__csp.length") >= 1
-            except BaseException:
-                _failure_screenshots(pages)
-                raise
-            finally:
-                browser.close()
-                connections.close_all()
-    finally:
-        server.stop()
-        _no_other_sessions()
+        # The listener is live: an inline script is refused and reported.
+        docs.evaluate(
+            "() => { const s = document.createElement('script');"
+            " s.textContent = 'window.ran = 1'; document.body.append(s); }"
+        )
+        expect(docs.locator("body")).to_be_visible()
+        deadline = time.monotonic() + 10
+        while not docs.evaluate("window.__csp.length") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert docs.evaluate("window.ran") is None
+        assert docs.evaluate("window.__csp.length") >= 1
     assert errors == [], errors
