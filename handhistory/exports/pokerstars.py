@@ -45,6 +45,7 @@ GAMES = {
 SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 STREETS = ("FLOP", "TURN", "RIVER")
 STREET_NAMES = ("before Flop", "on the Flop", "on the Turn", "on the River")
+BLIND_ORDER = {"small blind": 1, "big blind": 2, "straddle": 3}
 EASTERN = ZoneInfo("America/New_York")
 #: Real files separate hands by three blank lines (pokerkit needs at least two).
 SEPARATOR = "\n\n\n"
@@ -105,6 +106,7 @@ def _stakes(record: HandRecord, money: Money) -> str:
 def hand_text(record: HandRecord, viewer: Viewer) -> str:
     """One hand in PokerStars text, as ``viewer`` may see it."""
     events = record.seen_by(viewer)
+    hero = record.player_index(viewer)
     start = record.started
     n = len(record.seats)
     names = record.usernames
@@ -133,6 +135,8 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
     pots = [0] * pot_count
     rakes: tuple[int, ...] = ()
     rake = 0
+    posts: list[tuple[int, str]] = []
+    shows: list[tuple[int, int]] = []
 
     def put(p: int, chips: int) -> str:
         stacks[p] -= chips
@@ -148,14 +152,19 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
             # An ante is dead money: it is not part of the street's bets.
             stacks[event.player] -= event.amount
             allin = " and is all-in" if stacks[event.player] == 0 else ""
-            out.append(f"{names[event.player]}: posts the ante {money(event.amount)}{allin}")
+            posts.append((0, f"{names[event.player]}: posts the ante {money(event.amount)}{allin}"))
         elif isinstance(event, BlindPosted):
             p = event.player
             kind = _blind_kind(p, n)
-            out.append(f"{names[p]}: posts {kind} {money(event.amount)}{put(p, event.amount)}")
+            line = f"{names[p]}: posts {kind} {money(event.amount)}{put(p, event.amount)}"
+            posts.append((BLIND_ORDER[kind], line))
         elif isinstance(event, HoleCardsDealt):
+            if posts:  # antes first, then the small blind (heads-up the button posts it first)
+                out.extend(line for _, line in sorted(posts, key=lambda kv: kv[0]))
+                posts.clear()
             header("*** HOLE CARDS ***")
-            if UNKNOWN_CARD not in event.cards:
+            # Real files deal to the hero only (staff: everyone); shown cards come at showdown.
+            if (viewer.full or event.player == hero) and UNKNOWN_CARD not in event.cards:
                 out.append(f"Dealt to {names[event.player]} [{_cards(event.cards)}]")
         elif isinstance(event, BoardDealt):
             street = event.street
@@ -188,8 +197,9 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
         elif isinstance(event, CardsShown):
             header("*** SHOW DOWN ***")
             shown[event.player] = event.cards
-            what = _hand(variant, event.cards, board)
-            out.append(f"{names[event.player]}: shows [{_cards(event.cards)}] ({what})")
+            # Named once the board is complete (all-in players show before the run-out).
+            shows.append((len(out), event.player))
+            out.append("")
         elif isinstance(event, RakeTaken):
             rakes, rake = event.amounts, event.amount
         elif isinstance(event, PotAwarded):
@@ -198,6 +208,8 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
             for w, amount in zip(event.winners, event.amounts, strict=True):
                 won[w] += amount
                 out.append(f"{names[w]} collected {money(amount)} from {where}")
+    for at, p in shows:
+        out[at] = f"{names[p]}: shows [{_cards(shown[p])}] ({_hand(variant, shown[p], board)})"
     out.append("*** SUMMARY ***")
     split = "".join(
         f" {_pot_name(k, pot_count).capitalize()} {money(amount)}." for k, amount in enumerate(pots)

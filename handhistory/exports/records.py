@@ -60,6 +60,12 @@ class HandRecord:
     def button_seat(self) -> int:
         return self.seats[-1]
 
+    def player_index(self, viewer: Viewer) -> int | None:
+        """The viewer's engine player index in this hand, or None if they did not play."""
+        if viewer.user_id in self.player_ids:
+            return self.player_ids.index(viewer.user_id)
+        return None
+
     def seen_by(self, viewer: Viewer) -> tuple[Event, ...]:
         """The events as ``viewer`` may see them: the live table's rule (poker.privacy)."""
         n = len(self.seats)
