@@ -16,7 +16,7 @@ from handhistory.exports.records import STAFF, Viewer, hand_records
 from handhistory.models import PlayerHandResult
 from ledger.models import Account
 from poker.engine import phh_cli
-from poker.engine.events import PotAwarded, RakeTaken
+from poker.engine.events import AntePosted, PotAwarded, RakeTaken, UncalledBetReturned
 from poker.models import Hand, Seat
 from poker.services import table_sit
 from tests.poker.conftest import actor_for, key, play_random_hands
@@ -29,18 +29,40 @@ BUY_INS = (2_000, 5_000, 12_000)
 TABLES = {
     "NT": {"variant": "NT", "ante": 10, "rake_bps": 500, "rake_cap": 150},
     "FT": {"variant": "FT", "rake_bps": 500, "rake_cap": 100},
-    "PO": {"variant": "PO", "rake_bps": 300, "rake_cap": 200},
+    "PO": {"variant": "PO", "ante": 10, "rake_bps": 300, "rake_cap": 200},
     "NS": {"variant": "NS", "ante": 50},
 }
 
 
-def played_hands(make_table: Any, make_player: Any, *, hands: int, seed: int, **table: Any):
+class Fold:
+    """A chooser that folds (checks when it may): ends the heads-up hand dealt before the
+    third player sat at little cost."""
+
+    def choice(self, options: list[Any]) -> Any:
+        return next(a for a in ("check", "fold") if a in options)
+
+
+class Shove:
+    """A chooser for ``play_random_hands`` that bets or raises everything, else calls:
+    three different stacks all in make a main pot and side pots."""
+
+    def choice(self, options: list[Any]) -> Any:
+        if isinstance(options[0], int):
+            return options[1]  # [min_to, max_to, middle]
+        return next(a for a in ("raise", "bet", "call", "check") if a in options)
+
+
+def played_hands(make_table: Any, make_player: Any, *, hands: int, seed: int | None, **table: Any):
     """A table after ``hands`` random hands; returns (table, users, finished hand ids)."""
     t = make_table(**table)
     users = [make_player() for _ in BUY_INS]
     for user, buy_in in zip(users, BUY_INS, strict=True):
         table_sit(table_id=t.pk, player_id=user.pk, buy_in=buy_in, key=key(), actor=actor_for(user))
-    play_random_hands(t, users, hands, random.Random(seed))
+    if seed is None:
+        play_random_hands(t, users, 0, Fold())  # counts the hand under way: ends it only
+        play_random_hands(t, users, hands, Shove())
+    else:
+        play_random_hands(t, users, hands, random.Random(seed))
     ids = list(
         Hand.objects.filter(table=t, ended_at__isnull=False)
         .order_by("number")
@@ -123,6 +145,24 @@ def test_every_exported_phh_hand_replays_in_pokerkit_to_the_settled_stacks(table
         for u, s in zip(last.player_ids, settled(last.hand_id, last), strict=True)
         if u in balances
     ]
+
+
+@pytest.mark.parametrize("variant", ["NT", "NS", "PO"])
+def test_exported_all_in_hands_with_antes_side_pots_and_uncalled_bets_replay_in_pokerkit(
+    table, player, variant
+):
+    _, users, ids = played_hands(table, player, hands=3, seed=None, **TABLES[variant])
+    records = hand_records(ids)
+    three = records[1]  # the first hand all three played: everyone all in
+    assert len(three.seats) == 3
+    assert any(isinstance(e, AntePosted) for e in three.events)
+    assert any(isinstance(e, PotAwarded) and e.pot > 0 for e in three.events)  # a side pot
+    # The engine caps a shove at what others can call, so the uncalled bet comes from the
+    # heads-up hand before, folded to the big blind.
+    assert any(isinstance(e, UncalledBetReturned) for e in records[0].events)
+    for record in records:
+        for viewer in (STAFF, Viewer(user_id=users[1].pk)):
+            assert_pokerkit_replays(phh.hand_phh(record, viewer), record)
 
 
 def test_exported_phh_hands_pass_our_own_replay_phh_check(table, player, tmp_path):
