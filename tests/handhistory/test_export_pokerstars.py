@@ -13,7 +13,7 @@ from pokerkit import HandHistory
 from handhistory.exports import pokerstars
 from handhistory.exports.records import STAFF, Viewer, hand_records
 from poker.services import table_sit
-from tests.handhistory.test_export_phh import settled
+from tests.handhistory.test_export_phh import played_hands, settled
 from tests.poker.conftest import actor_for, fund, key, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,3 +59,15 @@ def test_every_exported_pokerstars_nlhe_hand_parses_in_pokerkit_to_the_settled_s
             stacks = dict(zip(hh.players, list(hh)[-1].stacks, strict=True))
             mine = dict(zip(record.usernames, settled(record.hand_id, record), strict=True))
             assert stacks == mine, pokerstars.hand_text(record, viewer)
+
+
+def test_all_in_side_pots_in_pokerstars_text_parse_in_pokerkit_to_the_settled_stacks(table, player):
+    _, users, ids = played_hands(table, player, hands=3, seed=None, variant="NT")
+    records = hand_records(ids)
+    text = pokerstars.hands_text(records, Viewer(user_id=users[2].pk))
+    assert " Main pot " in text and " Side pot-1 " in text and "from side pot-1" in text
+    hands = list(HandHistory.from_pokerstars(text, parse_value=int, error_status=True))
+    assert [h.hand for h in hands] == [r.hand_id for r in records]
+    for hh, record in zip(hands, records, strict=True):
+        stacks = dict(zip(hh.players, list(hh)[-1].stacks, strict=True))
+        assert stacks == dict(zip(record.usernames, settled(record.hand_id, record), strict=True))
