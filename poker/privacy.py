@@ -13,9 +13,11 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from typing import Any
 
 from poker.engine.events import (
+    UNKNOWN_CARD,
     CardsShown,
     Event,
     HandEnded,
@@ -38,6 +40,27 @@ def seed_may_be_public(events: Sequence[Event]) -> bool:
     return ended and dealt <= shown_players(events)
 
 
+def as_seen_by(
+    event: Event,
+    *,
+    viewer: int | None = None,
+    shown: Collection[int] = (),
+    reveal_seed: bool = False,
+) -> Event:
+    """``event`` as player index ``viewer`` (None: a spectator) may see it, still an event.
+
+    Hole cards the viewer may not see become ``UNKNOWN_CARD``; the deck secrets are blanked
+    unless ``reveal_seed``. Exports format these events; :func:`viewable` serializes them.
+    """
+    if isinstance(event, HandStarted) and not reveal_seed:
+        return redact(event)
+    if isinstance(event, HandEnded) and not reveal_seed:
+        return replace(event, server_seed="")
+    if isinstance(event, HoleCardsDealt) and event.player != viewer and event.player not in shown:
+        return replace(event, cards=(UNKNOWN_CARD,) * len(event.cards))
+    return event
+
+
 def viewable(
     event: Event,
     seat_numbers: Sequence[int],
@@ -52,13 +75,10 @@ def viewable(
     (the table's seat number), ``PotAwarded.winners`` are seat numbers, and the per-player
     arrays of ``HandStarted``/``HandEnded`` come with ``seats``, the seat of each entry.
     """
-    if isinstance(event, HandStarted) and not reveal_seed:
-        event = redact(event)
-    data = event.to_dict()
-    if isinstance(event, HandEnded) and not reveal_seed:
-        data["server_seed"] = ""
-    if isinstance(event, HoleCardsDealt) and event.player != viewer and event.player not in shown:
-        data["cards"] = None
+    seen = as_seen_by(event, viewer=viewer, shown=shown, reveal_seed=reveal_seed)
+    data = seen.to_dict()
+    if isinstance(event, HoleCardsDealt) and seen is not event:
+        data["cards"] = None  # on the wire an unseen hand is null, not a row of unknowns
     player = data.pop("player", None)
     if isinstance(player, int) and 0 <= player < len(seat_numbers):
         data["seat"] = seat_numbers[player]

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar, cast
 
 from django.db.models import QuerySet
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -26,6 +27,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import AllowAny, BasePermission, IsAdminUser, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -34,6 +36,7 @@ from rest_framework.views import APIView
 from core.errors import Forbidden, InvalidRequest
 from core.openapi import error_response, non_blank_header
 from handhistory.models import HandSummary
+from handhistory.selectors import hand_export
 from handhistory.store import Actor
 from poker import selectors, services
 from poker.api import serializers as s
@@ -533,10 +536,41 @@ class HandListView(ListAPIView):  # type: ignore[type-arg]
         return super().get(request, *args, **kwargs)
 
 
+class _FormatIsAnExport(DefaultContentNegotiation):
+    """On the hand view ``?format=`` names an export format, not one of DRF's renderers
+    (whose format override would answer an unknown renderer with a bare 404): answers and
+    errors there are JSON, and the export itself is returned as text by the view."""
+
+    def select_renderer(
+        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+    ) -> tuple[Any, str]:
+        if "format" in request.query_params:
+            return renderers[0], renderers[0].media_type
+        return cast("tuple[Any, str]", super().select_renderer(request, renderers, format_suffix))
+
+
+HAND_PHH_EXAMPLE = """variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [10000, 10000]
+actions = [
+  "d dh p1 ????",
+  "d dh p2 Kh8h",
+  "p2 cbr 300",
+  "p1 f",
+]
+finishing_stacks = [9900, 10100]
+players = ["eli", "dana"]
+seats = [1, 2]
+"""
+
+
 class HandDetailView(APIView):
     """One hand's events and summary, with the privacy rule applied."""
 
     permission_classes = [IsAuthenticated]
+    content_negotiation_class = _FormatIsAnExport
 
     @extend_schema(
         summary="A hand you played (or any hand, with ?full=1, for staff)",
@@ -546,13 +580,31 @@ class HandDetailView(APIView):
                 OpenApiTypes.BOOL,
                 OpenApiParameter.QUERY,
                 description="Staff only: every player's hole cards and the deck secrets.",
-            )
+            ),
+            OpenApiParameter(
+                "format",
+                OpenApiTypes.STR,
+                OpenApiParameter.QUERY,
+                enum=["phh", "pokerstars"],
+                description=(
+                    "Return the hand as text instead of JSON: `phh` (PHH, the notation pokerkit "
+                    "reads; amounts in minor units, unseen cards `????`) or `pokerstars` "
+                    "(PokerStars hand-history text, as tracking tools import it). Same privacy "
+                    "as the JSON view; with full=1 (staff) every card."
+                ),
+            ),
         ],
         responses={
-            200: s.HandDetailSerializer,
-            400: E400,
+            (200, "application/json"): s.HandDetailSerializer,
+            (200, "text/plain"): OpenApiResponse(
+                response=OpenApiTypes.STR,
+                description="The hand as PHH or PokerStars text (with ?format=).",
+                examples=[OpenApiExample("PHH", value=HAND_PHH_EXAMPLE, response_only=True)],
+            ),
+            400: _error("Malformed or invalid input.", "invalid", "unknown_format"),
             403: E403,
             404: _error("Unknown hand, or not one of yours.", "hand_not_found"),
+            409: _error("The hand has not ended (exports only).", "hand_in_progress"),
         },
         examples=[
             OpenApiExample(
@@ -588,11 +640,18 @@ class HandDetailView(APIView):
             )
         ],
     )
-    def get(self, request: Request, hand_id: int) -> Response:
+    def get(self, request: Request, hand_id: int) -> Response | HttpResponse:
         """Other players' hole cards appear only if they showed them."""
-        query = _valid(s.HandDetailQuerySerializer, request.query_params)
+        params = request.query_params.copy()
+        fmt = params.pop("format", None)
+        query = _valid(s.HandDetailQuerySerializer, params)
         if query["full"] and not request.user.is_staff:
             raise Forbidden("The full hand view is for staff only.", code="permission_denied")
+        if fmt is not None:
+            text = hand_export(
+                hand_id=hand_id, viewer_id=request.user.pk, fmt=fmt[-1], full=query["full"]
+            )
+            return HttpResponse(text, content_type="text/plain; charset=utf-8")
         return Response(
             selectors.hand_detail(hand_id=hand_id, viewer_id=request.user.pk, full=query["full"])
         )

@@ -1,0 +1,258 @@
+"""PokerStars text export: the layout hand trackers and replayers import.
+
+There is no published specification; the layout follows real files (see
+docs/architecture.md, "Hand-history exports"). Amounts are written in the currency's major
+units (minor units / 100, trailing zeros dropped, no thousands separators) with its symbol;
+play chips (``CHIPS``) are written as whole chips without a symbol. ``raises X to Y``: X is
+the increment over the street's highest bet, Y the new street total. Only the viewer's own
+hole cards get a ``Dealt to`` line (staff: everyone's); folded cards never appear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from handhistory.exports.records import HandRecord, Viewer
+from poker.engine.cards import format_card
+from poker.engine.events import (
+    UNKNOWN_CARD,
+    AntePosted,
+    BetPlaced,
+    BlindPosted,
+    BoardDealt,
+    CardsMucked,
+    CardsShown,
+    HoleCardsDealt,
+    PlayerCalled,
+    PlayerChecked,
+    PlayerFolded,
+    PotAwarded,
+    RaisedTo,
+    RakeTaken,
+    UncalledBetReturned,
+)
+from poker.engine.variants import Variant, get_variant
+
+GAMES = {
+    "NT": "Hold'em No Limit",
+    "FT": "Hold'em Limit",
+    "PO": "Omaha Pot Limit",
+    "NS": "6+ Hold'em No Limit",
+}
+SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
+STREETS = ("FLOP", "TURN", "RIVER")
+STREET_NAMES = ("before Flop", "on the Flop", "on the Turn", "on the River")
+BLIND_ORDER = {"small blind": 1, "big blind": 2, "straddle": 3}
+EASTERN = ZoneInfo("America/New_York")
+#: Real files separate hands by three blank lines (pokerkit needs at least two).
+SEPARATOR = "\n\n\n"
+
+
+Money = Callable[[int], str]
+
+
+def _money(currency: str) -> Money:
+    """How amounts of ``currency`` (integer minor units) are written."""
+    if currency == "CHIPS":
+        return str
+    symbol = SYMBOLS.get(currency, "")
+
+    def fmt(minor: int) -> str:
+        value = Decimal(minor) / 100
+        text = f"{value:.2f}"
+        return symbol + (text[:-3] if text.endswith(".00") else text)
+
+    return fmt
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(format_card(c) for c in cards)
+
+
+def _positions(n: int) -> dict[int, str]:
+    """Engine player index -> summary position label (the button is last)."""
+    if n == 2:
+        return {1: "(button) (small blind)", 0: "(big blind)"}
+    return {n - 1: "(button)", 0: "(small blind)", 1: "(big blind)"}
+
+
+def _hand(variant: Variant, hole: Sequence[int], board: Sequence[int]) -> str:
+    """The shown hand's category, as the engine names it."""
+    if len(board) < 5:
+        return "shown"
+    return variant.hand_name(variant.hand_value(hole, board))
+
+
+def _pot_name(pot: int, pot_count: int) -> str:
+    if pot_count == 1:
+        return "pot"
+    return "main pot" if pot == 0 else f"side pot-{pot}"
+
+
+def _stakes(record: HandRecord, money: Money) -> str:
+    start = record.started
+    if start.variant == "FT":
+        text = f"{money(start.small_bet)}/{money(start.big_bet)}"
+    else:
+        blinds = sorted(b for b in start.blinds_or_straddles if b)
+        small = blinds[0] if len(blinds) > 1 else 0
+        text = f"{money(small)}/{money(start.min_bet)}"
+    return text if record.currency == "CHIPS" else f"{text} {record.currency}"
+
+
+def hand_text(record: HandRecord, viewer: Viewer) -> str:
+    """One hand in PokerStars text, as ``viewer`` may see it."""
+    events = record.seen_by(viewer)
+    hero = record.player_index(viewer)
+    start = record.started
+    n = len(record.seats)
+    names = record.usernames
+    money = _money(record.currency)
+    variant = get_variant(start.variant)
+    when = record.started_at.astimezone(UTC)
+    eastern = when.astimezone(EASTERN)
+    out = [
+        f"PokerStars Hand #{record.hand_id}:  {GAMES[start.variant]} ({_stakes(record, money)})"
+        f" - {when:%Y/%m/%d %H:%M:%S} UTC [{eastern:%Y/%m/%d %H:%M:%S} ET]",
+        f"Table '{record.table_name}' {record.max_seats}-max"
+        f" Seat #{record.button_seat} is the button",
+    ]
+    order = sorted(range(n), key=lambda p: record.seats[p])
+    for p in order:
+        stack = money(start.starting_stacks[p])
+        out.append(f"Seat {record.seats[p]}: {names[p]} ({stack} in chips)")
+    pot_count = len({e.pot for e in events if isinstance(e, PotAwarded)})
+    stacks = list(start.starting_stacks)
+    bets = [0] * n
+    street = 0
+    board: list[int] = []
+    folded_on: dict[int, int] = {}
+    shown: dict[int, tuple[int, ...]] = {}
+    won = [0] * n
+    pots = [0] * pot_count
+    rakes: tuple[int, ...] = ()
+    rake = 0
+    posts: list[tuple[int, str]] = []
+    shows: list[tuple[int, int]] = []
+
+    def put(p: int, chips: int) -> str:
+        stacks[p] -= chips
+        bets[p] += chips
+        return " and is all-in" if stacks[p] == 0 else ""
+
+    def header(line: str) -> None:
+        if line not in out:
+            out.append(line)
+
+    for event in events[1:]:
+        if isinstance(event, AntePosted):
+            # An ante is dead money: it is not part of the street's bets.
+            stacks[event.player] -= event.amount
+            allin = " and is all-in" if stacks[event.player] == 0 else ""
+            posts.append((0, f"{names[event.player]}: posts the ante {money(event.amount)}{allin}"))
+        elif isinstance(event, BlindPosted):
+            p = event.player
+            kind = _blind_kind(p, n)
+            line = f"{names[p]}: posts {kind} {money(event.amount)}{put(p, event.amount)}"
+            posts.append((BLIND_ORDER[kind], line))
+        elif isinstance(event, HoleCardsDealt):
+            if posts:  # antes first, then the small blind (heads-up the button posts it first)
+                out.extend(line for _, line in sorted(posts, key=lambda kv: kv[0]))
+                posts.clear()
+            header("*** HOLE CARDS ***")
+            # Real files deal to the hero only (staff: everyone); shown cards come at showdown.
+            if (viewer.full or event.player == hero) and UNKNOWN_CARD not in event.cards:
+                out.append(f"Dealt to {names[event.player]} [{_cards(event.cards)}]")
+        elif isinstance(event, BoardDealt):
+            street = event.street
+            bets = [0] * n
+            before = f" [{_cards(board)}]" if board else ""
+            board.extend(event.cards)
+            out.append(f"*** {STREETS[street - 1]} ***{before} [{_cards(event.cards)}]")
+        elif isinstance(event, PlayerFolded):
+            folded_on[event.player] = street
+            out.append(f"{names[event.player]}: folds")
+        elif isinstance(event, PlayerChecked):
+            out.append(f"{names[event.player]}: checks")
+        elif isinstance(event, PlayerCalled):
+            allin = put(event.player, event.amount)
+            out.append(f"{names[event.player]}: calls {money(event.amount)}{allin}")
+        elif isinstance(event, BetPlaced):
+            allin = put(event.player, event.amount - bets[event.player])
+            out.append(f"{names[event.player]}: bets {money(event.amount)}{allin}")
+        elif isinstance(event, RaisedTo):
+            p, top = event.player, max(bets)
+            allin = put(p, event.amount - bets[p])
+            by, to = money(event.amount - top), money(event.amount)
+            out.append(f"{names[p]}: raises {by} to {to}{allin}")
+        elif isinstance(event, UncalledBetReturned):
+            put(event.player, -event.amount)
+            out.append(f"Uncalled bet ({money(event.amount)}) returned to {names[event.player]}")
+        elif isinstance(event, CardsMucked):
+            header("*** SHOW DOWN ***")
+            out.append(f"{names[event.player]}: mucks hand")
+        elif isinstance(event, CardsShown):
+            header("*** SHOW DOWN ***")
+            shown[event.player] = event.cards
+            # Named once the board is complete (all-in players show before the run-out).
+            shows.append((len(out), event.player))
+            out.append("")
+        elif isinstance(event, RakeTaken):
+            rakes, rake = event.amounts, event.amount
+        elif isinstance(event, PotAwarded):
+            pots[event.pot] += sum(event.amounts) + (rakes[event.pot] if rakes else 0)
+            where = _pot_name(event.pot, pot_count)
+            for w, amount in zip(event.winners, event.amounts, strict=True):
+                won[w] += amount
+                out.append(f"{names[w]} collected {money(amount)} from {where}")
+    for at, p in shows:
+        out[at] = f"{names[p]}: shows [{_cards(shown[p])}] ({_hand(variant, shown[p], board)})"
+    out.append("*** SUMMARY ***")
+    split = "".join(
+        f" {_pot_name(k, pot_count).capitalize()} {money(amount)}." for k, amount in enumerate(pots)
+    )
+    out.append(f"Total pot {money(sum(pots))}{split if pot_count > 1 else ''} | Rake {money(rake)}")
+    if board:
+        out.append(f"Board [{_cards(board)}]")
+    positions = _positions(n)
+    for p in order:
+        tag = f" {positions[p]}" if p in positions else ""
+        out.append(
+            f"Seat {record.seats[p]}: {names[p]}{tag} {_outcome(p, folded_on, shown, won, variant, board, money)}"
+        )
+    return "\n".join(out) + "\n"
+
+
+def _blind_kind(player: int, n: int) -> str:
+    if n == 2:  # heads-up the button (last) posts the small blind
+        return "small blind" if player == 1 else "big blind"
+    return {0: "small blind", 1: "big blind"}.get(player, "straddle")
+
+
+def _outcome(
+    p: int,
+    folded_on: dict[int, int],
+    shown: dict[int, tuple[int, ...]],
+    won: Sequence[int],
+    variant: Variant,
+    board: Sequence[int],
+    money: Money,
+) -> str:
+    if p in folded_on:
+        return f"folded {STREET_NAMES[folded_on[p]]}"
+    if p in shown:
+        cards, what = _cards(shown[p]), _hand(variant, shown[p], board)
+        if won[p]:
+            return f"showed [{cards}] and won ({money(won[p])}) with {what}"
+        return f"showed [{cards}] and lost with {what}"
+    if won[p]:
+        return f"collected ({money(won[p])})"
+    return "mucked"
+
+
+def hands_text(records: Sequence[HandRecord], viewer: Viewer) -> str:
+    """Many hands, separated by three blank lines as in real files."""
+    return SEPARATOR.join(hand_text(r, viewer) for r in records) + SEPARATOR

@@ -1,0 +1,98 @@
+"""``GET /api/v1/hands/<id>/?format=phh|pokerstars``: the text export over REST, its privacy
+and its refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from handhistory.models import Event
+from ledger.models import Transfer
+from poker.engine.cards import format_card
+from poker.models import Hand
+from tests.poker.test_api_tables import check_down, fold_hand, sit, state
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def folded_hand(auth_client, table, player) -> dict[str, Any]:
+    """A finished three-handed hand: the first to act folded, the other two showed down."""
+    t = table()
+    clients = [auth_client(player()) for _ in range(3)]
+    for seat, client in enumerate(clients, 1):
+        sit(client, t.pk, seat=seat)
+    while len(Hand.objects.get(pk=state(clients[0], t.pk)["hand"]["id"]).player_ids) < 3:
+        fold_hand(clients, t.pk)  # the hand dealt before the third player sat
+    hand_id = fold_hand(clients, t.pk)
+    assert check_down(clients, t.pk) == hand_id
+    hand = Hand.objects.get(pk=hand_id)
+    payloads = [e.payload for e in Event.objects.filter(stream=hand.stream).order_by("seq")]
+    folder = next(p["player"] for p in payloads if p["type"] == "PlayerFolded")
+    dealt = next(
+        p["cards"] for p in payloads if p["type"] == "HoleCardsDealt" and p["player"] == folder
+    )
+    seed = next(p["server_seed"] for p in payloads if p["type"] == "HandEnded")
+    by_user = {c.user.pk: c for c in clients}
+    others = [by_user[u] for i, u in enumerate(hand.player_ids) if i != folder]
+    return {
+        "hand": hand_id,
+        "folder": by_user[hand.player_ids[folder]],
+        "others": others,
+        "cards": [format_card(c) for c in dealt],
+        "seed": seed,
+    }
+
+
+def export(client: Any, hand_id: int, fmt: str, **params: Any) -> Any:
+    return client.get(f"/api/v1/hands/{hand_id}/", {"format": fmt, **params})
+
+
+@pytest.mark.parametrize("fmt", ["phh", "pokerstars"])
+def test_a_players_export_never_holds_a_folded_players_cards_nor_the_seed(folded_hand, fmt):
+    a, b = folded_hand["cards"]
+    for client in folded_hand["others"]:
+        response = export(client, folded_hand["hand"], fmt)
+        assert response.status_code == 200
+        assert response["Content-Type"] == "text/plain; charset=utf-8"
+        text = response.content.decode()
+        for hidden in (a + b, b + a, f"[{a} {b}]", f"[{b} {a}]"):
+            assert hidden not in text
+        assert folded_hand["seed"] not in text
+    # The folder sees their own cards.
+    own = export(folded_hand["folder"], folded_hand["hand"], fmt).content.decode()
+    assert a + b in own or f"[{a} {b}]" in own
+
+
+def test_a_phh_export_writes_unseen_cards_as_unknown(folded_hand):
+    text = export(folded_hand["others"][0], folded_hand["hand"], "phh").content.decode()
+    assert "????" in text
+
+
+def test_staff_full_export_holds_every_card_and_the_seed(folded_hand, auth_client, make_user):
+    staff = auth_client(make_user(staff=True))
+    a, b = folded_hand["cards"]
+    phh = export(staff, folded_hand["hand"], "phh", full=1).content.decode()
+    assert a + b in phh and folded_hand["seed"] in phh
+    stars = export(staff, folded_hand["hand"], "pokerstars", full=1).content.decode()
+    assert f"[{a} {b}]" in stars
+    # Without full=1 a staff member is a player like any other: not their hand.
+    assert export(staff, folded_hand["hand"], "phh").json()["code"] == "hand_not_found"
+
+
+def test_bad_export_requests_are_typed_errors_that_change_nothing(folded_hand, auth_client):
+    events, transfers = Event.objects.count(), Transfer.objects.count()
+    me = folded_hand["others"][0]
+    response = export(me, folded_hand["hand"], "ohh-xml")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "unknown_format"
+    assert body["extra"] == {"format": "ohh-xml", "formats": ["phh", "pokerstars"]}
+    stranger = export(auth_client(), folded_hand["hand"], "phh")
+    assert stranger.status_code == 404 and stranger.json()["code"] == "hand_not_found"
+    not_staff = export(me, folded_hand["hand"], "phh", full=1)
+    assert not_staff.status_code == 403 and not_staff.json()["code"] == "permission_denied"
+    missing = export(me, 10**9, "pokerstars")
+    assert missing.status_code == 404 and missing.json()["code"] == "hand_not_found"
+    assert (Event.objects.count(), Transfer.objects.count()) == (events, transfers)

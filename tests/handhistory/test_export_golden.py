@@ -1,0 +1,97 @@
+"""Golden files: one fixed-limit and one pot-limit Omaha hand in PokerStars text, written
+by hand from the rules of the layout, and the same hands' PHH. The formatters are pure, so
+the hands are played by the engine from PHH scripts with known cards (no database)."""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from handhistory.exports import phh, pokerstars
+from handhistory.exports.records import HandRecord, Viewer
+from poker.engine.phh import loads, replay_hand
+
+GOLDEN = Path(__file__).parent / "export_golden"
+
+FL = """
+variant = "FT"
+antes = [0, 0, 0]
+blinds_or_straddles = [50, 100, 0]
+small_bet = 100
+big_bet = 200
+starting_stacks = [3000, 5000, 4000]
+_rake_bps = 500
+_rake_cap = 100
+actions = ["d dh p1 Ks9s", "d dh p2 7c2d", "d dh p3 AhAd",
+  "p3 cbr 200", "p1 cc", "p2 f",
+  "d db Qs8s3h", "p1 cc", "p3 cbr 100", "p1 cbr 200", "p3 cbr 300", "p1 cc",
+  "d db 4d", "p1 cc", "p3 cbr 200", "p1 cc",
+  "d db 2s", "p1 cbr 200", "p3 cc", "p1 sm Ks9s", "p3 sm AhAd"]
+"""
+
+PLO = """
+variant = "PO"
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [6000, 2500]
+actions = ["d dh p1 AsKsQhJh", "d dh p2 9c9d8c7d",
+  "p2 cbr 300", "p1 cbr 900", "p2 cbr 2500", "p1 cc",
+  "p2 sm 9c9d8c7d", "p1 sm AsKsQhJh", "d db Ts6c2h", "d db 5s", "d db Jd"]
+"""
+
+WHEN = datetime(2025, 3, 14, 19, 15, 7, tzinfo=UTC)
+
+
+def record_of(text: str, *, users: tuple[str, ...] = ("ann", "bob", "cy")) -> HandRecord:
+    hand = loads(text)
+    _, events = replay_hand(hand)
+    n = len(hand.config.starting_stacks)
+    return HandRecord(
+        hand_id=4321,
+        number=9,
+        table_id=5,
+        table_name="Golden",
+        max_seats=6,
+        currency="USD",
+        seats=(2, 4, 5)[:n],
+        player_ids=(11, 12, 13)[:n],
+        usernames=users[:n],
+        started_at=WHEN,
+        events=tuple(events),
+    )
+
+
+@pytest.mark.parametrize(("script", "name"), [(FL, "fl"), (PLO, "plo")])
+def test_pokerstars_export_matches_the_hand_written_golden_file(script, name):
+    record = record_of(script)
+    viewer = Viewer(user_id=record.player_ids[0])
+    expected = (GOLDEN / f"{name}.txt").read_text()
+    assert pokerstars.hand_text(record, viewer) == expected
+
+
+def test_pokerstars_rake_lines_give_the_pot_before_rake_and_the_rake_taken():
+    # pokerkit's reader ignores rake, so the rake lines are checked here.
+    text = pokerstars.hand_text(record_of(FL), Viewer(user_id=11))
+    assert "Total pot $19 | Rake $0.95\n" in text  # 5% of $19, under the $1 cap
+    assert "ann collected $18.05 from pot\n" in text  # collected is net of rake
+
+
+def test_phh_export_of_the_golden_hand_names_players_seats_and_the_rake():
+    text = phh.hand_phh(record_of(FL), Viewer(user_id=11))
+    data = tomllib.loads(text)
+    assert data["players"] == ["ann", "bob", "cy"]
+    assert data["seats"] == [2, 4, 5] and data["seat_count"] == 6
+    assert data["hand"] == 4321 and data["table"] == "Golden" and data["currency"] == "USD"
+    assert (data["year"], data["month"], data["day"], str(data["time"])) == (
+        2025,
+        3,
+        14,
+        "19:15:07",
+    )
+    assert data["_rake"] == 95 and data["small_bet"] == 100 and data["big_bet"] == 200
+    assert "d dh p2 ????" in data["actions"]  # bob folded: his cards stay unknown
+    assert "_server_seed" not in data
