@@ -28,5 +28,4 @@ def hand_export(*, hand_id: int, viewer_id: int | None, fmt: str, full: bool = F
             hand=hand_id,
         )
     (record,) = hand_records([hand_id])
-    one_hand, _ = FORMATS[fmt]
-    return one_hand(record, STAFF if full else Viewer(user_id=viewer_id))
+    return FORMATS[fmt].hand(record, STAFF if full else Viewer(user_id=viewer_id))

@@ -13,7 +13,6 @@ Cards the viewer may not see are ``????``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from datetime import UTC
 
 from handhistory.exports.records import HandRecord, Viewer
@@ -68,6 +67,6 @@ def hand_phh(record: HandRecord, viewer: Viewer) -> str:
     return "\n".join(lines) + "\n"
 
 
-def hands_phhs(records: Sequence[HandRecord], viewer: Viewer) -> str:
-    """Many hands as one ``.phhs`` document: TOML tables ``[1]``, ``[2]``, ..."""
-    return "\n".join(f"[{k}]\n{hand_phh(r, viewer)}" for k, r in enumerate(records, 1))
+def table_header(k: int) -> str:
+    """The TOML table heading hand ``k`` (from 1) of a ``.phhs`` document."""
+    return f"[{k}]\n"

@@ -251,8 +251,3 @@ def _outcome(
     if won[p]:
         return f"collected ({money(won[p])})"
     return "mucked"
-
-
-def hands_text(records: Sequence[HandRecord], viewer: Viewer) -> str:
-    """Many hands, separated by three blank lines as in real files."""
-    return SEPARATOR.join(hand_text(r, viewer) for r in records) + SEPARATOR

@@ -1,17 +1,20 @@
 """What the export formatters read: one frozen record per hand, loaded in bulk.
 
-Three queries whatever the number of hands (hands with their tables, their events, the
-players' usernames): no formatter ever queries.
+Three queries per chunk of hands (hands with their tables, their events, the players'
+usernames): no formatter ever queries. :func:`iter_hand_records` walks any number of hands
+through a server-side cursor, one chunk in memory at a time.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import islice
 
 from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
 
 from handhistory.models import Event as EventRow
 from poker.engine.events import Event, HandStarted, event_from_dict
@@ -95,6 +98,25 @@ def hand_records(hand_ids: Iterable[int]) -> list[HandRecord]:
     user_ids = {u for h in hands.values() for u in h.player_ids}
     names = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
     return [_record(hands[i], by_stream[hands[i].stream], names) for i in ids if i in hands]
+
+
+#: Hands loaded per round trip when streaming: large enough to amortise the queries, small
+#: enough that memory stays flat (a hand's events are a few kilobytes).
+CHUNK_SIZE = 500
+
+
+def iter_hand_records(
+    hands: QuerySet[Hand], *, chunk_size: int = CHUNK_SIZE
+) -> Iterator[HandRecord]:
+    """The finished hands of ``hands`` in id order, loaded ``chunk_size`` at a time.
+
+    The ids come through a server-side cursor (PostgreSQL) so neither the ids nor the
+    records of the whole selection are ever in memory at once.
+    """
+    ids = hands.filter(ended_at__isnull=False).order_by("pk").values_list("pk", flat=True)
+    cursor = ids.iterator(chunk_size=chunk_size * 4)
+    while chunk := list(islice(cursor, chunk_size)):
+        yield from hand_records(chunk)
 
 
 def _record(hand: Hand, events: Sequence[Event], names: dict[int, str]) -> HandRecord:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from pokerkit import HandHistory
 
-from handhistory.exports import phh
-from handhistory.exports.records import STAFF, Viewer, hand_records
+from handhistory.exports import FORMATS, phh, write_hands
+from handhistory.exports.records import STAFF, Viewer, hand_records, iter_hand_records
 from handhistory.models import PlayerHandResult
 from ledger.models import Account
 from poker.engine import phh_cli
@@ -181,10 +181,23 @@ def test_exported_phh_hands_pass_our_own_replay_phh_check(table, player, tmp_pat
 def test_a_phhs_file_holds_every_hand_as_numbered_tables_pokerkit_loads(table, player):
     _, users, ids = played_hands(table, player, hands=6, seed=3, **TABLES["PO"])
     records = hand_records(ids)
-    text = phh.hands_phhs(records, Viewer(user_id=users[2].pk))
+    text = FORMATS["phh"].many(records, Viewer(user_id=users[2].pk))
     assert sorted(tomllib.loads(text), key=int) == [str(k) for k in range(1, len(records) + 1)]
     loaded = list(HandHistory.loads_all(text))
     assert [h.hand for h in loaded] == [r.hand_id for r in records]
     assert [h.players for h in loaded] == [list(r.usernames) for r in records]
     for hh, record in zip(loaded, records, strict=True):
         assert hh.finishing_stacks == settled(record.hand_id, record)
+
+
+def test_streaming_records_in_small_chunks_gives_every_finished_hand_in_id_order(table, player):
+    t, _, ids = played_hands(table, player, hands=7, seed=5, **TABLES["NT"])
+    streamed = list(iter_hand_records(Hand.objects.filter(table=t), chunk_size=2))
+    assert [r.hand_id for r in streamed] == sorted(ids)
+    assert streamed == hand_records(sorted(ids))
+    seen: list[int] = []
+    out = io.StringIO()
+    count = write_hands(FORMATS["phh"], streamed, STAFF, out, progress=seen.append)
+    assert count == len(ids) and seen == list(range(1, len(ids) + 1))
+    assert out.getvalue() == FORMATS["phh"].many(hand_records(sorted(ids)), STAFF)
+    assert [h.hand for h in HandHistory.loads_all(out.getvalue())] == sorted(ids)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pokerkit import HandHistory
 
-from handhistory.exports import pokerstars
+from handhistory.exports import FORMATS, pokerstars
 from handhistory.exports.records import STAFF, Viewer, hand_records
 from poker.services import table_sit
 from tests.handhistory.test_export_phh import played_hands, settled
@@ -45,7 +45,7 @@ def test_every_exported_pokerstars_nlhe_hand_parses_in_pokerkit_to_the_settled_s
     records = hand_records(ids)
     assert len(records) >= 10
     for viewer in (STAFF, Viewer(user_id=users[0].pk)):
-        text = pokerstars.hands_text(records, viewer)
+        text = FORMATS["pokerstars"].many(records, viewer)
         parsed = HandHistory.from_pokerstars(text, parse_value=cents, error_status=True)
         hands = []
         while True:
@@ -64,7 +64,7 @@ def test_every_exported_pokerstars_nlhe_hand_parses_in_pokerkit_to_the_settled_s
 def test_all_in_side_pots_in_pokerstars_text_parse_in_pokerkit_to_the_settled_stacks(table, player):
     _, users, ids = played_hands(table, player, hands=3, seed=None, variant="NT")
     records = hand_records(ids)
-    text = pokerstars.hands_text(records, Viewer(user_id=users[2].pk))
+    text = FORMATS["pokerstars"].many(records, Viewer(user_id=users[2].pk))
     assert " Main pot " in text and " Side pot-1 " in text and "from side pot-1" in text
     hands = list(HandHistory.from_pokerstars(text, parse_value=int, error_status=True))
     assert [h.hand for h in hands] == [r.hand_id for r in records]
