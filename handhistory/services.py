@@ -10,6 +10,7 @@ cancellation checked once per chunk, in the same single UPDATE.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import os
@@ -332,7 +333,8 @@ def export_file_write(
             count = _stream(job, text, tick=tick)
         os.replace(partial, out)
     except BaseException as exc:
-        partial.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # e.g. never created: its directory is missing
+            partial.unlink()
         if isinstance(exc, Exception):
             _fail(job, exc)
         else:  # interrupted (Ctrl-C): the operator stopped it

@@ -67,8 +67,10 @@ class Command(BaseCommand):
             job = export_file_write(
                 fmt=options["fmt"], filters=filters, out=options["out"], tick=tick
             )
-        except (DomainError, OSError) as exc:
-            raise CommandError(getattr(exc, "message", None) or str(exc)) from exc
+        except DomainError as exc:
+            raise CommandError(exc.message) from exc
+        except OSError as exc:  # the operator's own file: the system's reason helps
+            raise CommandError(f"Could not write {options['out']}: {exc.strerror}") from exc
         finally:
             if bar is not None:
                 bar.close()
