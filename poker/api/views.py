@@ -591,7 +591,8 @@ class HandDetailView(APIView):
                     "Return the hand as text instead of JSON: `phh` (PHH, the notation pokerkit "
                     "reads; amounts in minor units, unseen cards `????`) or `pokerstars` "
                     "(PokerStars hand-history text, as tracking tools import it). Same privacy "
-                    "as the JSON view; with full=1 (staff) every card."
+                    "as the JSON view; with full=1 (staff) every card, and the export is "
+                    "recorded (an export job with source `hand`, listed at /api/v1/exports/)."
                 ),
             ),
         ],
