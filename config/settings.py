@@ -328,6 +328,47 @@ CONTENT_SECURITY_POLICY = {
 # --- var/: runtime files (the embedded database, beat's schedule, collected static) -----
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
+# --- Hand-history export files ---------------------------------------------------------
+# Export jobs store their files through Django's storage API under the alias "exports": the
+# local disk (EXPORTS_ROOT) by default; with EXPORTS_S3_BUCKET set, an S3 bucket through
+# django-storages (`pip install "pokerroom[s3]"`; credentials and region come from boto3's
+# usual AWS_* environment variables or instance role). Files are private: the API streams
+# them to their requester only.
+EXPORTS_ROOT = Path(os.environ.get("EXPORTS_ROOT", VAR_DIR / "exports"))
+_exports_storage: dict[str, object] = {
+    "BACKEND": "django.core.files.storage.FileSystemStorage",
+    "OPTIONS": {"location": str(EXPORTS_ROOT)},
+}
+if os.environ.get("EXPORTS_S3_BUCKET"):
+    _exports_storage = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ["EXPORTS_S3_BUCKET"],
+            "location": os.environ.get("EXPORTS_S3_PREFIX", "exports"),
+            "default_acl": "private",
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "exports": _exports_storage,
+}
+#: How long an export file is kept after it is written; then the hourly sweep deletes it.
+EXPORT_TTL_HOURS = int(os.environ.get("EXPORT_TTL_HOURS", str(7 * 24)))
+#: Queued or running export jobs allowed per user at once (429 too_many_exports beyond).
+EXPORT_MAX_ACTIVE_JOBS = int(os.environ.get("EXPORT_MAX_ACTIVE_JOBS", "3"))
+#: Hands read per round trip; progress is saved and cancellation checked once per chunk.
+EXPORT_CHUNK_SIZE = int(os.environ.get("EXPORT_CHUNK_SIZE", "500"))
+#: The Celery queue of export jobs. Long exports can take a worker for minutes: give them a
+#: queue (and workers) of their own so the shot-clock sweeper is never stuck behind one.
+EXPORT_QUEUE = os.environ.get("EXPORT_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
+CELERY_BEAT_SCHEDULE["handhistory-expire-exports"] = {
+    "task": "handhistory.expire_exports",
+    "schedule": 3600.0,
+}
+
 # --- Periodic tasks: /healthz is 503 when the sweeper (due every second) has not run for
 # this long, counted from the process's start at the earliest (README, Production).
 PERIODIC_MAX_AGE_S = float(os.environ.get("PERIODIC_MAX_AGE_S", "30"))

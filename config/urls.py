@@ -15,6 +15,7 @@ api_v1 = [
     path("auth/token/", core_api.TokenView.as_view(), name="auth-token"),
     path("auth/me/", core_api.MeView.as_view(), name="auth-me"),
     path("", include("poker.api.urls")),
+    path("", include("handhistory.api.urls")),
 ]
 
 urlpatterns = [

@@ -46,3 +46,15 @@ class Forbidden(DomainError):
 class InvalidRequest(DomainError):
     status = 400
     default_code = "invalid"
+
+
+class Gone(DomainError):
+    status = 410
+    default_code = "gone"
+
+
+class TooManyRequests(DomainError):
+    """A per-user quota is used up (not a rate throttle: no ``retry_after_s``)."""
+
+    status = 429
+    default_code = "too_many_requests"

@@ -1,14 +1,27 @@
 """Read-only admin for the hand history: events can be looked at, never changed
-(the database refuses it too); summaries and results are searchable by player and table."""
+(the database refuses it too); summaries and results are searchable by player and table.
+Export jobs are listed with their status and a download link, and staff can export any
+player's hands (every card) from a page of their own; every such export is recorded."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
-from django.http import HttpRequest
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
 
-from handhistory.models import Event, HandSummary, PlayerHandResult
+from core.errors import DomainError
+from handhistory.exports import FORMATS
+from handhistory.exports.filters import ExportFilters, parse_when
+from handhistory.models import Event, ExportJob, HandSummary, PlayerHandResult
+from handhistory.selectors import export_job_download
+from handhistory.services import export_job_create
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -50,3 +63,101 @@ class PlayerHandResultAdmin(ReadOnlyAdmin):
     list_filter = ("table",)
     search_fields = ("player__username", "=player__id", "table__name", "=hand__id")
     list_select_related = ("player", "table", "hand")
+
+
+class PlayerExportForm(forms.Form):
+    player = forms.CharField(max_length=150, help_text="The player's username.")
+    format = forms.ChoiceField(choices=[(name, name) for name in sorted(FORMATS)])
+    table = forms.IntegerField(required=False, min_value=1, help_text="Only this table (id).")
+    since = forms.CharField(required=False, help_text="ISO date or date-time, by hand end (UTC).")
+    until = forms.CharField(required=False, help_text="Exclusive; a date alone includes that day.")
+
+
+@admin.register(ExportJob)
+class ExportJobAdmin(ReadOnlyAdmin):
+    list_display = ("id", "requester", "source", "format", "full", "status", "progress_percent",
+                    "created_at", "finished_at", "size", "download")  # fmt: skip
+    list_filter = ("status", "source", "format", "full")
+    search_fields = ("=id", "requester__username")
+    list_select_related = ("requester",)
+    change_list_template = "admin/handhistory/exportjob/change_list.html"
+
+    @admin.display(description="progress")
+    def progress_percent(self, job: ExportJob) -> str:
+        total = "?" if job.hands_total is None else job.hands_total
+        return f"{job.hands_done}/{total} ({job.progress:.0%})"
+
+    @admin.display(description="file")
+    def download(self, job: ExportJob) -> str:
+        if job.status != ExportJob.Status.SUCCEEDED or not job.file_name:
+            return "-"
+        url = reverse("admin:handhistory_exportjob_download", args=[job.pk])
+        return format_html('<a href="{}">download</a>', url)
+
+    def get_urls(self) -> list[URLPattern]:
+        own = [
+            path(
+                "<int:job_id>/download/",
+                self.admin_site.admin_view(self.download_view),
+                name="handhistory_exportjob_download",
+            ),
+            path(
+                "export-player/",
+                self.admin_site.admin_view(self.export_player_view),
+                name="handhistory_exportjob_export_player",
+            ),
+        ]
+        return own + super().get_urls()
+
+    def download_view(self, request: HttpRequest, job_id: int) -> HttpResponseBase:
+        """Any job's file, for staff who may view export jobs."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        try:
+            download = export_job_download(job_id=job_id, requester_id=None)
+        except DomainError as error:
+            self.message_user(request, error.message, messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:handhistory_exportjob_changelist"))
+        return FileResponse(
+            download.file,
+            as_attachment=True,
+            filename=download.filename,
+            content_type=download.content_type,
+        )
+
+    def export_player_view(self, request: HttpRequest) -> HttpResponse:
+        """Queues an export of one player's hands with every card (a recorded staff
+        export, listed here once queued)."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        form = PlayerExportForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                job, _ = export_job_create(
+                    requester=request.user,
+                    fmt=data["format"],
+                    filters=ExportFilters(
+                        player=data["player"],
+                        tables=(data["table"],) if data["table"] else (),
+                        since=parse_when(data["since"], field="since") if data["since"] else None,
+                        until=(
+                            parse_when(data["until"], field="until", end=True)
+                            if data["until"]
+                            else None
+                        ),
+                    ),
+                    source=ExportJob.Source.ADMIN,
+                )
+            except DomainError as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(request, f"Export {job.pk} of {data['player']}'s hands queued.")
+                return HttpResponseRedirect(reverse("admin:handhistory_exportjob_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Export a player's hands",
+            "form": form,
+        }
+        return TemplateResponse(request, "admin/handhistory/exportjob/export_player.html", context)

@@ -109,3 +109,90 @@ class PlayerHandResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in hand {self.hand_id}: {self.net:+d}"
+
+
+class ExportJob(models.Model):
+    """One hand-history export, and the record of who exported what.
+
+    Every export is a row: a player's or staff's job over REST (a file in the ``exports``
+    storage), a staff member's single-hand export (``source="hand"``, no file) and an
+    operator's ``manage.py export_hands`` run (``source="cli"``, written outside the
+    storage). ``full`` marks the exports that hold every card: the question "what did staff
+    export" is ``ExportJob.objects.filter(full=True)``.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+        CANCELLED = "cancelled"
+        EXPIRED = "expired"
+
+    class Source(models.TextChoices):
+        API = "api"
+        ADMIN = "admin"
+        HAND = "hand"
+        CLI = "cli"
+
+    #: Statuses of a job that still holds a place in its requester's quota.
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+    #: Statuses after which nothing changes but expiry.
+    FINISHED = (Status.SUCCEEDED, Status.FAILED, Status.CANCELLED, Status.EXPIRED)
+
+    # Null for an operator's command-line export (no account behind it).
+    requester = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+", db_index=False,
+    )  # fmt: skip
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.API)
+    format = models.CharField(max_length=16)
+    full = models.BooleanField(default=False, help_text="Every card (staff and operators).")
+    #: {"tables": [...], "since": iso | null, "until": iso | null, "hand_ids": [...],
+    #: "player": username | null}
+    filters = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    hands_done = models.PositiveIntegerField(default=0)
+    hands_total = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    #: The file's name in the ``exports`` storage (blank until it is stored, and again
+    #: once it expires).
+    file_name = models.CharField(max_length=255, blank=True)
+    size = models.BigIntegerField(null=True, blank=True)
+    idempotency_key = models.CharField(max_length=255, blank=True)
+    request_hash = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["requester", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="exportjob_one_per_key",
+            )
+        ]
+        indexes = [
+            # A requester's jobs, newest first, and their active ones (the quota).
+            models.Index(fields=["requester", "-created_at"], name="exportjob_requester"),
+            # The expiry sweep looks only at jobs that still hold a file.
+            models.Index(
+                fields=["expires_at"],
+                condition=~models.Q(file_name=""),
+                name="exportjob_expiring_files",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"export {self.pk} ({self.format}, {self.status})"
+
+    @property
+    def progress(self) -> float:
+        """Hands done over hands to do, 0.0 to 1.0 (1.0 once a job succeeded, even empty)."""
+        if self.status == self.Status.SUCCEEDED:
+            return 1.0
+        if not self.hands_total:
+            return 0.0
+        return min(1.0, self.hands_done / self.hands_total)

@@ -37,6 +37,7 @@ from core.errors import Forbidden, InvalidRequest
 from core.openapi import error_response, non_blank_header
 from handhistory.models import HandSummary
 from handhistory.selectors import hand_export
+from handhistory.services import hand_export_full
 from handhistory.store import Actor
 from poker import selectors, services
 from poker.api import serializers as s
@@ -590,7 +591,8 @@ class HandDetailView(APIView):
                     "Return the hand as text instead of JSON: `phh` (PHH, the notation pokerkit "
                     "reads; amounts in minor units, unseen cards `????`) or `pokerstars` "
                     "(PokerStars hand-history text, as tracking tools import it). Same privacy "
-                    "as the JSON view; with full=1 (staff) every card."
+                    "as the JSON view; with full=1 (staff) every card, and the export is "
+                    "recorded (an export job with source `hand`, listed at /api/v1/exports/)."
                 ),
             ),
         ],
@@ -648,9 +650,10 @@ class HandDetailView(APIView):
         if query["full"] and not request.user.is_staff:
             raise Forbidden("The full hand view is for staff only.", code="permission_denied")
         if fmt is not None:
-            text = hand_export(
-                hand_id=hand_id, viewer_id=request.user.pk, fmt=fmt[-1], full=query["full"]
-            )
+            if query["full"]:  # every card: recorded as a staff export (handhistory.ExportJob)
+                text = hand_export_full(hand_id=hand_id, staff_id=_user_id(request), fmt=fmt[-1])
+            else:
+                text = hand_export(hand_id=hand_id, viewer_id=request.user.pk, fmt=fmt[-1])
             return HttpResponse(text, content_type="text/plain; charset=utf-8")
         return Response(
             selectors.hand_detail(hand_id=hand_id, viewer_id=request.user.pk, full=query["full"])

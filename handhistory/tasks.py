@@ -1,0 +1,19 @@
+"""Export jobs and their housekeeping (thin: each calls one service)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from handhistory.services import export_job_run, export_jobs_expire
+
+
+@shared_task(name="handhistory.export_run", ignore_result=True)  # type: ignore[untyped-decorator]
+def export_run(job_id: int) -> None:
+    """Runs one export job (queued by ``export_job_create`` once its row is committed)."""
+    export_job_run(job_id=job_id)
+
+
+@shared_task(name="handhistory.expire_exports", ignore_result=True)  # type: ignore[untyped-decorator]
+def expire_exports() -> int:
+    """Deletes the export files past their expiry (hourly, by beat)."""
+    return export_jobs_expire()
