@@ -89,6 +89,20 @@ def _blind_action(player: int, n: int) -> str:
     return "Post Extra Blind" if player == n - 1 else "Straddle"
 
 
+POST_ORDER = {"Post Ante": 0, "Post SB": 1, "Post BB": 2, "Straddle": 3, "Post Extra Blind": 4}
+
+
+def _posts_in_table_order(preflop: list[dict[str, Any]]) -> None:
+    """Antes, then the small blind, the big blind and any other blind, as dealers call
+    them (heads-up the engine posts the big blind first); numbers the actions again."""
+    k = 0
+    while k < len(preflop) and preflop[k]["action"] in POST_ORDER:
+        k += 1
+    preflop[:k] = sorted(preflop[:k], key=lambda a: POST_ORDER[a["action"]])
+    for number, action in enumerate(preflop, 1):
+        action["action_number"] = number
+
+
 def hand_object(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
     """One hand as the OHH dict (the value under ``"ohh"``), as ``viewer`` may see it."""
     events = record.seen_by(viewer)
@@ -188,6 +202,7 @@ def hand_object(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
             pot = wins.setdefault(event.pot, {})
             for w, amount in zip(event.winners, event.amounts, strict=True):
                 pot[w] = pot.get(w, 0) + amount
+    _posts_in_table_order(rounds[0]["actions"])
     if showdown:
         rounds.append({"id": len(rounds), "street": "Showdown", "actions": showdown})
     pots = []

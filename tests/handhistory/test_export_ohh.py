@@ -149,10 +149,16 @@ def from_events(record: HandRecord) -> dict[str, Any]:
     return {"actions": actions, "pots": pots, "final": final}
 
 
+def forced_then_played(actions: list[tuple[int, str, int]]) -> tuple[list[Any], list[Any]]:
+    """The forced bets (whose order a dealer calls, not the engine's) and the decisions."""
+    forced = [a for a in actions if a[1] in ("ante", "blind")]
+    return sorted(forced), [a for a in actions if a[1] not in ("ante", "blind")]
+
+
 def assert_rereads_as_played(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
     hand = valid(load(ohh.hand_ohh(record, viewer)))
     mine, theirs = from_events(record), reread(hand)
-    assert theirs["actions"] == mine["actions"]
+    assert forced_then_played(theirs["actions"]) == forced_then_played(mine["actions"])
     assert theirs["pots"] == mine["pots"]
     assert theirs["final"] == mine["final"]
     return theirs
@@ -308,3 +314,26 @@ def test_the_hand_api_answers_format_ohh_with_one_json_hand_that_validates(
     assert full["flags"] == ["Observed"]
     dealt = [a["cards"] for a in full["rounds"][0]["actions"] if a["action"] == "Dealt Cards"]
     assert folded_hand["cards"] in dealt
+
+
+def test_heads_up_the_button_posts_the_small_blind_first_in_the_ohh_preflop():
+    record = record_of(
+        """
+variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [1000, 1000]
+actions = ["d dh p1 AsAd", "d dh p2 7c2d", "p2 f"]
+""",
+        users=("bb", "btn"),
+    )
+    hand = valid(load(ohh.hand_ohh(record, STAFF)))
+    names = {p["id"]: p["name"] for p in hand["players"]}
+    preflop = hand["rounds"][0]["actions"]
+    assert [(names[a["player_id"]], a["action"]) for a in preflop[:2]] == [
+        ("btn", "Post SB"),
+        ("bb", "Post BB"),
+    ]
+    assert [a["action_number"] for a in preflop] == list(range(1, len(preflop) + 1))
+    assert hand["dealer_seat"] == 4  # btn sits in seat 4 (record_of's seats are 2, 4)
