@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
-from handhistory.exports import phh, pokerstars
+from handhistory.exports import ohh, phh, pokerstars
 from handhistory.exports.records import HandRecord, Viewer
 
 
@@ -59,6 +59,14 @@ FORMATS: dict[str, Format] = {
         hand=pokerstars.hand_text,
         between=pokerstars.SEPARATOR,
         footer=pokerstars.SEPARATOR,
+    ),
+    # One JSON object per hand, a blank line between: the specification's storage format,
+    # which it accepts as JSON although a file of many hands is not one JSON value.
+    "ohh": Format(
+        name="ohh",
+        extension="ohh",
+        content_type="application/json",
+        hand=ohh.hand_ohh,
     ),
 }
 

@@ -23,7 +23,9 @@ from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     OpenApiResponse,
+    PolymorphicProxySerializer,
     extend_schema,
+    inline_serializer,
 )
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
@@ -35,6 +37,7 @@ from rest_framework.views import APIView
 
 from core.errors import Forbidden, InvalidRequest
 from core.openapi import error_response, non_blank_header
+from handhistory.exports import FORMATS
 from handhistory.models import HandSummary
 from handhistory.selectors import hand_export
 from handhistory.services import hand_export_full
@@ -567,6 +570,89 @@ seats = [1, 2]
 """
 
 
+HAND_OHH_EXAMPLE = {
+    "ohh": {
+        "spec_version": "1.4.7",
+        "site_name": "pokerbackend",
+        "network_name": "pokerbackend",
+        "internal_version": "1.0.0",
+        "tournament": False,
+        "game_number": "812",
+        "start_date_utc": "2025-01-01T12:00:00Z",
+        "table_name": "Main",
+        "game_type": "Holdem",
+        "bet_limit": {"bet_type": "NL", "bet_cap": 0.0},
+        "table_size": 6,
+        "currency": "USD",
+        "dealer_seat": 2,
+        "small_blind_amount": 0.5,
+        "big_blind_amount": 1.0,
+        "ante_amount": 0.0,
+        "flags": [],
+        "players": [
+            {"id": 0, "seat": 1, "name": "eli", "starting_stack": 100.0, "is_sitting_out": False},
+            {"id": 1, "seat": 2, "name": "dana", "starting_stack": 100.0, "is_sitting_out": False},
+        ],
+        "rounds": [
+            {
+                "id": 0,
+                "street": "Preflop",
+                "actions": [
+                    {
+                        "action_number": 1,
+                        "player_id": 1,
+                        "action": "Post SB",
+                        "amount": 0.5,
+                        "is_allin": False,
+                    },
+                    {
+                        "action_number": 2,
+                        "player_id": 0,
+                        "action": "Post BB",
+                        "amount": 1.0,
+                        "is_allin": False,
+                    },
+                    {
+                        "action_number": 3,
+                        "player_id": 1,
+                        "action": "Dealt Cards",
+                        "amount": 0.0,
+                        "is_allin": False,
+                        "cards": ["Kh", "8h"],
+                    },
+                    {
+                        "action_number": 4,
+                        "player_id": 1,
+                        "action": "Raise",
+                        "amount": 2.5,
+                        "is_allin": False,
+                    },
+                    {
+                        "action_number": 5,
+                        "player_id": 0,
+                        "action": "Fold",
+                        "amount": 0.0,
+                        "is_allin": False,
+                    },
+                ],
+            }
+        ],
+        "pots": [
+            {
+                "number": 0,
+                "amount": 2.0,
+                "rake": 0.0,
+                "player_wins": [{"player_id": 1, "win_amount": 2.0}],
+            }
+        ],
+        "hero_player_id": 1,
+    }
+}
+
+# The OpenAPI shape of an OHH answer: the full rules are the shipped JSON Schema.
+_OHH_HAND = inline_serializer("OhhHand", {"ohh": serializers.DictField()})
+
+
 class HandDetailView(APIView):
     """One hand's events and summary, with the privacy rule applied."""
 
@@ -586,21 +672,32 @@ class HandDetailView(APIView):
                 "format",
                 OpenApiTypes.STR,
                 OpenApiParameter.QUERY,
-                enum=["phh", "pokerstars"],
+                enum=["phh", "pokerstars", "ohh"],
                 description=(
-                    "Return the hand as text instead of JSON: `phh` (PHH, the notation pokerkit "
-                    "reads; amounts in minor units, unseen cards `????`) or `pokerstars` "
-                    "(PokerStars hand-history text, as tracking tools import it). Same privacy "
-                    "as the JSON view; with full=1 (staff) every card, and the export is "
-                    "recorded (an export job with source `hand`, listed at /api/v1/exports/)."
+                    "Return the hand in an export format instead of our JSON: `phh` (PHH text, "
+                    "the notation pokerkit reads; amounts in minor units, unseen cards `????`), "
+                    "`pokerstars` (PokerStars hand-history text, as tracking tools import it) "
+                    "or `ohh` (an Open Hand History 1.4.7 JSON object, application/json; "
+                    "amounts in the currency's units, unseen cards absent; its JSON Schema is "
+                    "handhistory/exports/schema/ohh.schema.json). Same privacy as the JSON "
+                    "view; with full=1 (staff) every card, and the export is recorded (an export "
+                    "job with source `hand`, listed at /api/v1/exports/)."
                 ),
             ),
         ],
         responses={
-            (200, "application/json"): s.HandDetailSerializer,
+            (200, "application/json"): OpenApiResponse(
+                response=PolymorphicProxySerializer(
+                    component_name="HandDetailOrOhh",
+                    serializers=[s.HandDetailSerializer, _OHH_HAND],
+                    resource_type_field_name=None,
+                ),
+                description="The hand's events; with ?format=ohh, the hand as OHH JSON.",
+                examples=[OpenApiExample("OHH", value=HAND_OHH_EXAMPLE, response_only=True)],
+            ),
             (200, "text/plain"): OpenApiResponse(
                 response=OpenApiTypes.STR,
-                description="The hand as PHH or PokerStars text (with ?format=).",
+                description="The hand as PHH or PokerStars text (with ?format=phh|pokerstars).",
                 examples=[OpenApiExample("PHH", value=HAND_PHH_EXAMPLE, response_only=True)],
             ),
             400: _error("Malformed or invalid input.", "invalid", "unknown_format"),
@@ -654,7 +751,7 @@ class HandDetailView(APIView):
                 text = hand_export_full(hand_id=hand_id, staff_id=_user_id(request), fmt=fmt[-1])
             else:
                 text = hand_export(hand_id=hand_id, viewer_id=request.user.pk, fmt=fmt[-1])
-            return HttpResponse(text, content_type="text/plain; charset=utf-8")
+            return HttpResponse(text, content_type=FORMATS[fmt[-1]].content_type)
         return Response(
             selectors.hand_detail(hand_id=hand_id, viewer_id=request.user.pk, full=query["full"])
         )

@@ -88,7 +88,7 @@ def test_bad_export_requests_are_typed_errors_that_change_nothing(folded_hand, a
     assert response.status_code == 400
     body = response.json()
     assert body["code"] == "unknown_format"
-    assert body["extra"] == {"format": "ohh-xml", "formats": ["phh", "pokerstars"]}
+    assert body["extra"] == {"format": "ohh-xml", "formats": ["ohh", "phh", "pokerstars"]}
     stranger = export(auth_client(), folded_hand["hand"], "phh")
     assert stranger.status_code == 404 and stranger.json()["code"] == "hand_not_found"
     not_staff = export(me, folded_hand["hand"], "phh", full=1)
