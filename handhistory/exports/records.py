@@ -100,6 +100,15 @@ def hand_records(hand_ids: Iterable[int]) -> list[HandRecord]:
     return [_record(hands[i], by_stream[hands[i].stream], names) for i in ids if i in hands]
 
 
+def hand_record(hand: Hand, events: Sequence[Event]) -> HandRecord:
+    """One hand's record from its events already loaded, finished or still running (the
+    JSON hand view shows a running hand too); one query for the usernames."""
+    names = dict(
+        get_user_model().objects.filter(pk__in=hand.player_ids).values_list("pk", "username")
+    )
+    return _record(hand, events, names)
+
+
 #: Hands loaded per round trip when streaming: large enough to amortise the queries, small
 #: enough that memory stays flat (a hand's events are a few kilobytes).
 CHUNK_SIZE = 500
