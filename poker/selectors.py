@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -267,11 +267,37 @@ def _on_the_wire(event: Event, record: HandRecord) -> dict[str, Any]:
     return data
 
 
-def hands_of(*, player_id: int) -> QuerySet[HandSummary]:
-    """The player's finished hands, newest first (a queryset of HandSummary)."""
-    return HandSummary.objects.filter(hand__results__player_id=player_id).order_by(
-        "-ended_at", "-hand_id"
-    )
+def hands_of(
+    *,
+    player_id: int,
+    table_id: int | None = None,
+    since: date | None = None,
+    until: date | None = None,
+    result: str | None = None,
+) -> QuerySet[HandSummary]:
+    """The player's finished hands, newest first (a queryset of HandSummary), optionally
+    at one table, ended between two days (UTC, both included), won (``result="won"``:
+    net > 0) or lost (``"lost"``: net < 0)."""
+    mine = PlayerHandResult.objects.filter(player_id=player_id)
+    if result == "won":
+        mine = mine.filter(net__gt=0)
+    elif result == "lost":
+        mine = mine.filter(net__lt=0)
+    hands = HandSummary.objects.filter(hand_id__in=mine.values("hand_id"))
+    if table_id is not None:
+        hands = hands.filter(table_id=table_id)
+    if since is not None:
+        hands = hands.filter(ended_at__date__gte=since)
+    if until is not None:
+        hands = hands.filter(ended_at__date__lte=until)
+    return hands.order_by("-ended_at", "-hand_id")
+
+
+def tables_played(*, player_id: int) -> list[dict[str, Any]]:
+    """The tables ``player_id`` has finished hands at (id and name), for a filter."""
+    ids = PlayerHandResult.objects.filter(player_id=player_id).values("table_id")
+    rows = Table.objects.filter(pk__in=ids).order_by("name", "pk").values_list("id", "name")
+    return [{"id": pk, "name": name} for pk, name in rows]
 
 
 def hand_rows(*, summaries: Sequence[HandSummary], player_id: int) -> list[dict[str, Any]]:
