@@ -91,7 +91,10 @@
     byTestId("export-count").textContent = total ? `${done} / ${total} hands` : "";
     const link = byTestId("export-download");
     link.hidden = !(job.status === "succeeded" && job.download_url);
-    if (!link.hidden) link.href = job.download_url;
+    if (!link.hidden) {
+      link.href = job.download_url;
+      link.setAttribute("download", "");
+    }
     if (job.status === "failed" && job.error) showError(job.error);
   }
 
