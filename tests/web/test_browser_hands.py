@@ -14,7 +14,7 @@ from poker.services import table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key, play_random_hands
 from tests.poker.test_crash_recovery import Server
-from tests.web.test_browser_table import DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
+from tests.web.test_browser_table import ARTIFACTS, DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -64,6 +64,7 @@ def test_a_player_replays_a_hand_from_my_hands_step_by_step(table, player, monke
         expect(page.get_by_test_id(f"hand-cards-{hand_id}")).to_have_attribute(
             "data-cards", me["cards"]
         )
+        page.screenshot(path=str(ARTIFACTS / "my-hands.png"), full_page=True)
         page.get_by_test_id(f"hand-open-{hand_id}").click()
         page.wait_for_url(f"{base}/hands/{hand_id}/")
 
@@ -96,6 +97,7 @@ def test_a_player_replays_a_hand_from_my_hands_step_by_step(table, player, monke
         expect(root).to_have_attribute("data-step", str(flop))
         expect(board).to_have_attribute("data-cards", steps[flop]["board"])
         assert len(steps[flop]["board"]) == 6
+        page.screenshot(path=str(ARTIFACTS / "replayer-flop.png"), full_page=True)
         page.keyboard.press("ArrowLeft")
         expect(root).to_have_attribute("data-step", str(flop - 1))
         expect(board).to_have_attribute("data-cards", "")
@@ -114,6 +116,14 @@ def test_a_player_replays_a_hand_from_my_hands_step_by_step(table, player, monke
                 expect(page.get_by_test_id(f"seat-{p['seat']}-cards")).to_have_attribute(
                     "data-cards", p["cards"]
                 )
+        page.screenshot(path=str(ARTIFACTS / "replayer-last-step.png"), full_page=True)
+        # On a phone the replayer fits the screen's width.
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(300)  # the chips are placed once the seats have their size
+        width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], f"the replayer is {width[0]} px wide on {width[1]} px"
+        page.screenshot(path=str(ARTIFACTS / "replayer-390.png"), full_page=True)
+        page.set_viewport_size(DESKTOP)
         # The slider goes anywhere: back to the start.
         page.get_by_test_id("step-range").fill("0")
         expect(root).to_have_attribute("data-step", "0")

@@ -198,3 +198,11 @@ def test_the_new_scripts_and_styles_are_served(client):
     for name in ("replayer.js", "exports.js", "hands.css"):
         response = client.get(f"/static/poker/{name}")
         assert response.status_code == 200, name
+
+
+def test_the_table_page_links_to_my_hands_for_a_player(client, table, make_user):
+    t = table()
+    assert 'data-testid="table-my-hands"' not in client.get(f"/tables/{t.pk}/").content.decode()
+    client.force_login(make_user())
+    html = client.get(f"/tables/{t.pk}/").content.decode()
+    assert 'data-testid="table-my-hands"' in html and 'href="/hands/"' in html
