@@ -14,6 +14,7 @@ from poker.services import table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key, play_random_hands
 from tests.poker.test_crash_recovery import Server
+from tests.web.test_browser_csp import _collect, _watch
 from tests.web.test_browser_table import ARTIFACTS, DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -53,6 +54,9 @@ def test_a_player_replays_a_hand_from_my_hands_step_by_step(table, player, monke
         pages.append(page)
         page.set_default_timeout(TIMEOUT_MS)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        # Both pages work under the Content-Security-Policy: no violation is reported.
+        violations, policies = [], {}
+        _watch(page, violations, policies)
         page.goto(f"{base}/login/?next=/hands/")
         page.get_by_test_id("login-username").fill("alice")
         page.get_by_test_id("login-password").fill(PASSWORD)
@@ -65,6 +69,7 @@ def test_a_player_replays_a_hand_from_my_hands_step_by_step(table, player, monke
             "data-cards", me["cards"]
         )
         page.screenshot(path=str(ARTIFACTS / "my-hands.png"), full_page=True)
+        _collect(page, violations)
         page.get_by_test_id(f"hand-open-{hand_id}").click()
         page.wait_for_url(f"{base}/hands/{hand_id}/")
 
@@ -128,4 +133,7 @@ def test_a_player_replays_a_hand_from_my_hands_step_by_step(table, player, monke
         page.get_by_test_id("step-range").fill("0")
         expect(root).to_have_attribute("data-step", "0")
         expect(page.get_by_test_id("step-first")).to_be_disabled()
+        _collect(page, violations)
+        assert violations == [], violations
+        assert policies[f"{base}/hands/{hand_id}/"] and policies[f"{base}/hands/"]
     assert errors == [], errors
