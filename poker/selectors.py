@@ -335,8 +335,8 @@ def hand_rows(*, summaries: Sequence[HandSummary], player_id: int) -> list[dict[
                 "total_pot": s.total_pot,
                 "rake": s.rake,
                 "shown": s.shown,
-                "started_at": s.started_at.isoformat(),
-                "ended_at": s.ended_at.isoformat(),
+                "started_at": s.started_at,
+                "ended_at": s.ended_at,
                 "you": {
                     "seat": result.seat,
                     "position": position_labels(len(record.seats))[me],

@@ -673,7 +673,7 @@ class HandListView(ListAPIView):  # type: ignore[type-arg]
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None  # the API always paginates (settings: limit/offset)
         rows = selectors.hand_rows(summaries=page, player_id=_user_id(request))
-        return self.get_paginated_response(rows)
+        return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 
 class _FormatIsAnExport(DefaultContentNegotiation):

@@ -8,7 +8,6 @@ Playing (sitting, acting, chatting) needs a login; anyone may watch.
 from __future__ import annotations
 
 import math
-from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import views as auth_views
@@ -133,7 +132,6 @@ def hands(request: HttpRequest) -> HttpResponse:
     rows = [
         {
             **row,
-            "ended_at_dt": datetime.fromisoformat(row["ended_at"]),
             "card_faces": _faces(row["you"]["cards"]),
             "board_faces": _faces(row["board"]),
         }

@@ -107,6 +107,8 @@ def test_the_list_gives_your_seat_position_cards_and_result(heads_up, auth_clien
             assert you["final_stack"] == result.final_stack
             assert you["position"] in ("BB", "BTN")
             assert row["table_name"] == t.name
+            # Times as DRF writes them, as the list always gave them.
+            assert row["ended_at"].endswith("Z") and row["started_at"].endswith("Z")
     # A stranger's list is empty, and needs no hand of anyone else.
     assert auth_client().get("/api/v1/hands/").json()["results"] == []
 
