@@ -35,7 +35,8 @@ STAFF = Viewer(full=True)
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandRecord:
-    """A finished hand as stored: engine events plus the table's static facts.
+    """A hand as stored (finished, unless built by :func:`hand_record`): engine events plus
+    the table's static facts.
 
     Per-player tuples are in the engine's (PHH) order: left of the button first, the
     button last.
