@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -278,18 +278,21 @@ def hands_of(
     """The player's finished hands, newest first (a queryset of HandSummary), optionally
     at one table, ended between two days (UTC, both included), won (``result="won"``:
     net > 0) or lost (``"lost"``: net < 0)."""
+    # Every filter is on the player's own results, which the (player, -ended_at) index
+    # serves; days are UTC midnights so that index is usable for them too.
     mine = PlayerHandResult.objects.filter(player_id=player_id)
     if result == "won":
         mine = mine.filter(net__gt=0)
     elif result == "lost":
         mine = mine.filter(net__lt=0)
-    hands = HandSummary.objects.filter(hand_id__in=mine.values("hand_id"))
     if table_id is not None:
-        hands = hands.filter(table_id=table_id)
+        mine = mine.filter(table_id=table_id)
     if since is not None:
-        hands = hands.filter(ended_at__date__gte=since)
+        mine = mine.filter(ended_at__gte=datetime.combine(since, time.min, tzinfo=UTC))
     if until is not None:
-        hands = hands.filter(ended_at__date__lte=until)
+        next_day = until + timedelta(days=1)
+        mine = mine.filter(ended_at__lt=datetime.combine(next_day, time.min, tzinfo=UTC))
+    hands = HandSummary.objects.filter(hand_id__in=mine.values("hand_id"))
     return hands.order_by("-ended_at", "-hand_id")
 
 
