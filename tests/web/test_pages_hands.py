@@ -36,6 +36,12 @@ def _rows(html: str) -> list[int]:
     return [int(h) for h in re.findall(r'data-testid="hand-row-(\d+)"', html)]
 
 
+def _row(html: str, hand: int) -> str:
+    match = re.search(rf'<tr data-testid="hand-row-{hand}".*?</tr>', html, re.S)
+    assert match, f"no row of hand {hand}"
+    return match.group(0)
+
+
 def _mine(user, **filters) -> list[int]:
     rows = PlayerHandResult.objects.filter(player=user, **filters)
     return list(rows.order_by("-ended_at", "-hand_id").values_list("hand_id", flat=True))
