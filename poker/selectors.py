@@ -1,32 +1,35 @@
 """Reads: the lobby, a player's private view of a table, and hand histories with privacy.
 
-Privacy rule, applied here and only here: a viewer sees their own hole cards; another
-player's hole cards only once that player showed them (a ``CardsShown`` event); staff with
-``full=True`` see everything. The deck seed stays secret until the hand has ended.
+What a viewer may see is decided by ``poker.privacy`` alone: a viewer sees their own hole
+cards; another player's hole cards only once that player showed them (a ``CardsShown``
+event); staff with ``full=True`` see everything. Hand histories go through it by
+``HandRecord.seen_by``, as the exports do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Avg, Count
+from django.db.models import Avg, Count, QuerySet
 
 from core.errors import NotFound
-from handhistory.models import HandSummary
+from handhistory.exports.records import STAFF, HandRecord, Viewer, hand_record, hand_records
+from handhistory.models import HandSummary, PlayerHandResult
 from handhistory.projections import summary_players
+from handhistory.readable import position_labels, readable_hand
 from handhistory.store import stream_events
 from poker import table_io
 from poker.engine.betting import legal_actions
 from poker.engine.cards import format_cards
-from poker.engine.events import event_from_dict
+from poker.engine.events import UNKNOWN_CARD, Event, HoleCardsDealt, event_from_dict
 from poker.engine.state import HandState
 from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
-from poker.privacy import seed_may_be_public, shown_players, viewable
+from poker.privacy import viewable
 from poker.table_events import read_updates
 
 
@@ -222,25 +225,23 @@ def view_at(*, table_id: int, viewer_id: int | None, version: int) -> dict[str, 
 
 
 def hand_detail(*, hand_id: int, viewer_id: int | None, full: bool = False) -> dict[str, Any]:
-    """A hand's events and summary as ``viewer_id`` may see them (``full`` for staff)."""
+    """A hand's events and summary as ``viewer_id`` may see them (``full`` for staff), and
+    the same hand in words (``readable``: see ``handhistory.readable``).
+
+    Visibility is decided once, by ``HandRecord.seen_by`` (the live table's rule): the
+    events and the readable part are both built from what it returns.
+    """
     hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
     if hand is None or not (full or viewer_id in hand.player_ids):
         raise NotFound(f"No hand {hand_id} in your history.", code="hand_not_found", hand=hand_id)
     rows = stream_events(hand.stream)
-    events = [event_from_dict(r.payload) for r in rows]
-    shown = shown_players(events)
-    reveal = full or seed_may_be_public(events)
-    me = hand.player_ids.index(viewer_id) if viewer_id in hand.player_ids else None
-    out = []
-    for row, event in zip(rows, events, strict=True):
-        data = (
-            viewable(event, hand.seat_numbers, viewer=me, shown=shown, reveal_seed=reveal)
-            if not full
-            else viewable(
-                event, hand.seat_numbers, shown=range(len(hand.seat_numbers)), reveal_seed=True
-            )
-        )
-        out.append({"seq": row.seq, "recorded_at": row.recorded_at.isoformat(), **data})
+    record = hand_record(hand, [event_from_dict(r.payload) for r in rows])
+    viewer = STAFF if full else Viewer(user_id=viewer_id)
+    seen = record.seen_by(viewer)
+    out = [
+        {"seq": row.seq, "recorded_at": row.recorded_at.isoformat(), **_on_the_wire(e, record)}
+        for row, e in zip(rows, seen, strict=True)
+    ]
     summary = HandSummary.objects.filter(hand=hand).values().first()
     if summary is not None:
         summary["players"] = summary_players(summary["players"])
@@ -253,12 +254,105 @@ def hand_detail(*, hand_id: int, viewer_id: int | None, full: bool = False) -> d
         "ended_at": hand.ended_at.isoformat() if hand.ended_at else None,
         "events": out,
         "summary": summary,
+        "readable": readable_hand(record, viewer),
     }
 
 
-def hands_of(*, player_id: int) -> Any:
-    """The player's finished hands, newest first (a queryset of HandSummary)."""
-    return HandSummary.objects.filter(hand__results__player_id=player_id).order_by("-ended_at")
+def _on_the_wire(event: Event, record: HandRecord) -> dict[str, Any]:
+    """An event already as the viewer may see it, in seats (``viewable`` with nothing left
+    to hide); a hand the viewer may not see is null on the wire."""
+    data = viewable(event, record.seats, shown=range(len(record.seats)), reveal_seed=True)
+    if isinstance(event, HoleCardsDealt) and UNKNOWN_CARD in event.cards:
+        data["cards"] = None
+    return data
+
+
+def hands_of(
+    *,
+    player_id: int,
+    table_id: int | None = None,
+    since: date | None = None,
+    until: date | None = None,
+    result: str | None = None,
+) -> QuerySet[HandSummary]:
+    """The player's finished hands, newest first (a queryset of HandSummary), optionally
+    at one table, ended between two days (UTC, both included), won (``result="won"``:
+    net > 0) or lost (``"lost"``: net < 0)."""
+    # Every filter is on the player's own results, which the (player, -ended_at) index
+    # serves; days are UTC midnights so that index is usable for them too.
+    mine = PlayerHandResult.objects.filter(player_id=player_id)
+    if result == "won":
+        mine = mine.filter(net__gt=0)
+    elif result == "lost":
+        mine = mine.filter(net__lt=0)
+    if table_id is not None:
+        mine = mine.filter(table_id=table_id)
+    if since is not None:
+        mine = mine.filter(ended_at__gte=datetime.combine(since, time.min, tzinfo=UTC))
+    if until is not None:
+        next_day = until + timedelta(days=1)
+        mine = mine.filter(ended_at__lt=datetime.combine(next_day, time.min, tzinfo=UTC))
+    hands = HandSummary.objects.filter(hand_id__in=mine.values("hand_id"))
+    return hands.order_by("-ended_at", "-hand_id")
+
+
+def tables_played(*, player_id: int) -> list[dict[str, Any]]:
+    """The tables ``player_id`` has finished hands at (id and name), for a filter."""
+    ids = PlayerHandResult.objects.filter(player_id=player_id).values("table_id")
+    rows = Table.objects.filter(pk__in=ids).order_by("name", "pk").values_list("id", "name")
+    return [{"id": pk, "name": name} for pk, name in rows]
+
+
+def hand_rows(*, summaries: Sequence[HandSummary], player_id: int) -> list[dict[str, Any]]:
+    """One page of ``player_id``'s hands for their list: each summary with the table's name
+    and ``you``: their seat, position, cards (theirs, seen through ``HandRecord.seen_by``),
+    stacks and result. Four queries for the page, whatever its length."""
+    ids = [s.hand_id for s in summaries]
+    records = {r.hand_id: r for r in hand_records(ids)}
+    results = {
+        r.hand_id: r for r in PlayerHandResult.objects.filter(hand_id__in=ids, player_id=player_id)
+    }
+    viewer = Viewer(user_id=player_id)
+    rows = []
+    for s in summaries:
+        record, result = records[s.hand_id], results[s.hand_id]
+        me = record.player_index(viewer)
+        assert me is not None
+        dealt = next(
+            e.cards
+            for e in record.seen_by(viewer)
+            if isinstance(e, HoleCardsDealt) and e.player == me
+        )
+        rows.append(
+            {
+                "hand": s.hand_id,
+                "table": s.table_id,
+                "table_name": record.table_name,
+                "number": s.number,
+                "variant": s.variant,
+                "currency": s.currency,
+                "stakes": s.stakes,
+                "players": summary_players(s.players),
+                "board": s.board,
+                "pots": s.pots,
+                "total_pot": s.total_pot,
+                "rake": s.rake,
+                "shown": s.shown,
+                "started_at": s.started_at,
+                "ended_at": s.ended_at,
+                "you": {
+                    "seat": result.seat,
+                    "position": position_labels(len(record.seats))[me],
+                    "cards": format_cards(dealt),
+                    "showed": bool(result.showed),
+                    "starting_stack": result.starting_stack,
+                    "final_stack": result.final_stack,
+                    "net": result.net,
+                    "won": result.won,
+                },
+            }
+        )
+    return rows
 
 
 #: A client further behind than this gets a fresh snapshot instead of the missed updates.

@@ -35,7 +35,8 @@ STAFF = Viewer(full=True)
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandRecord:
-    """A finished hand as stored: engine events plus the table's static facts.
+    """A hand as stored (finished, unless built by :func:`hand_record`): engine events plus
+    the table's static facts.
 
     Per-player tuples are in the engine's (PHH) order: left of the button first, the
     button last.
@@ -98,6 +99,15 @@ def hand_records(hand_ids: Iterable[int]) -> list[HandRecord]:
     user_ids = {u for h in hands.values() for u in h.player_ids}
     names = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
     return [_record(hands[i], by_stream[hands[i].stream], names) for i in ids if i in hands]
+
+
+def hand_record(hand: Hand, events: Sequence[Event]) -> HandRecord:
+    """One hand's record from its events already loaded, finished or still running (the
+    JSON hand view shows a running hand too); one query for the usernames."""
+    names = dict(
+        get_user_model().objects.filter(pk__in=hand.player_ids).values_list("pk", "username")
+    )
+    return _record(hand, events, names)
 
 
 #: Hands loaded per round trip when streaming: large enough to amortise the queries, small

@@ -193,6 +193,122 @@ class HandSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
     ended_at = serializers.DateTimeField()
 
 
+class HandYouSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField()
+    position = serializers.CharField(help_text="SB, BB, UTG, UTG+1.., LJ, HJ, CO, BTN.")
+    cards = serializers.CharField(help_text='Your hole cards as text, e.g. "Qh8h".')
+    showed = serializers.BooleanField()
+    starting_stack = serializers.IntegerField()
+    final_stack = serializers.IntegerField()
+    net = serializers.IntegerField(help_text="final_stack - starting_stack")
+    won = serializers.IntegerField(help_text="Chips received from pots.")
+
+
+class HandListRowSerializer(HandSummarySerializer):
+    """A hand in your list: its summary, the table's name and your part in it."""
+
+    hand = serializers.IntegerField()
+    table = serializers.IntegerField()
+    table_name = serializers.CharField()
+    you = HandYouSerializer()
+
+
+class ReadablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+    position = serializers.CharField()
+    starting_stack = serializers.IntegerField()
+    final_stack = serializers.IntegerField(allow_null=True, help_text="null while running.")
+    net = serializers.IntegerField(allow_null=True)
+    cards = serializers.CharField(
+        allow_null=True, help_text='"Qh8h"; null when you may not see them.'
+    )
+    showed = serializers.BooleanField()
+    won = serializers.IntegerField()
+
+
+class ReadableWinnerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+    amount = serializers.IntegerField()
+
+
+class ReadablePotSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    pot = serializers.IntegerField(help_text="0 the main pot, then side pots.")
+    amount = serializers.IntegerField(help_text="Before rake.")
+    rake = serializers.IntegerField()
+    hand = serializers.CharField(help_text='The winning hand, e.g. "two_pair"; "" uncontested.')
+    winners = ReadableWinnerSerializer(many=True)
+
+
+class ReadableActionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    street = serializers.CharField()
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+    kind = serializers.ChoiceField(
+        choices=[
+            "ante",
+            "blind",
+            "fold",
+            "check",
+            "call",
+            "bet",
+            "raise",
+            "uncalled",
+            "show",
+            "muck",
+        ]
+    )
+    amount = serializers.IntegerField(
+        allow_null=True, help_text="Chips added (ante, blind, call), the total bet or raised "
+        "to (bet, raise), or returned (uncalled)."
+    )  # fmt: skip
+    text = serializers.CharField(help_text='e.g. "zed raises to 300".')
+
+
+class ReadableStepSeatSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField()
+    stack = serializers.IntegerField()
+    bet = serializers.IntegerField()
+    folded = serializers.BooleanField()
+    all_in = serializers.BooleanField()
+    cards = serializers.CharField(allow_null=True)
+
+
+class ReadableStepSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    kind = serializers.CharField(help_text="start, deal, board, win, rake, or the action's kind.")
+    text = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    street = serializers.CharField()
+    board = serializers.CharField()
+    pot = serializers.IntegerField(help_text="Chips in the middle, bets included.")
+    pots = serializers.JSONField(help_text="Main and side pots before the awards.")
+    rake = serializers.IntegerField()
+    actor_seat = serializers.IntegerField(allow_null=True)
+    seats = ReadableStepSeatSerializer(many=True)
+    winners = serializers.JSONField(help_text="Pots awarded so far.")
+
+
+class ReadableHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The hand in words, with the same visibility as ``events``."""
+
+    variant = serializers.CharField()
+    table_name = serializers.CharField()
+    max_seats = serializers.IntegerField()
+    currency = serializers.CharField()
+    button_seat = serializers.IntegerField()
+    players = ReadablePlayerSerializer(many=True)
+    board = serializers.CharField()
+    board_by_street = serializers.DictField(child=serializers.CharField())
+    rake = serializers.IntegerField()
+    total_pot = serializers.IntegerField()
+    pots = ReadablePotSerializer(many=True)
+    actions = ReadableActionSerializer(many=True)
+    steps = ReadableStepSerializer(
+        many=True, help_text="The table after each step, for a replayer."
+    )
+
+
 class HandEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
     seq = serializers.IntegerField()
     recorded_at = serializers.DateTimeField()
@@ -213,6 +329,7 @@ class HandDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
     ended_at = serializers.DateTimeField(allow_null=True)
     events = HandEventSerializer(many=True)
     summary = serializers.JSONField(allow_null=True)
+    readable = ReadableHandSerializer()
 
 
 ErrorSerializer = openapi.ErrorSerializer

@@ -182,6 +182,143 @@ _HAND_SUMMARY_EXAMPLE = {
 }
 
 
+# The same hand in the caller's list: the summary with the table's name and your part.
+_HAND_ROW_EXAMPLE = {
+    **_HAND_SUMMARY_EXAMPLE,
+    "table_name": "Main 50/100",
+    "you": {
+        "seat": 1,
+        "position": "BB",
+        "cards": "QsJd",
+        "showed": True,
+        "starting_stack": 10000,
+        "final_stack": 10270,
+        "net": 270,
+        "won": 570,
+    },
+}
+
+# A hand in words (``readable``): heads-up, bob raised to 300 and alice folded.
+_READABLE_EXAMPLE = {
+    "variant": "NT",
+    "table_name": "Main 50/100",
+    "max_seats": 6,
+    "currency": "CHIPS",
+    "button_seat": 2,
+    "players": [
+        {
+            "seat": 1,
+            "username": "alice",
+            "position": "BB",
+            "starting_stack": 10000,
+            "final_stack": 9900,
+            "net": -100,
+            "cards": "Qh8h",
+            "showed": False,
+            "won": 0,
+        },
+        {
+            "seat": 2,
+            "username": "bob",
+            "position": "BTN",
+            "starting_stack": 10000,
+            "final_stack": 10100,
+            "net": 100,
+            "cards": None,
+            "showed": False,
+            "won": 200,
+        },
+    ],
+    "board": "",
+    "board_by_street": {},
+    "rake": 0,
+    "total_pot": 200,
+    "pots": [
+        {
+            "pot": 0,
+            "amount": 200,
+            "rake": 0,
+            "hand": "",
+            "winners": [{"seat": 2, "username": "bob", "amount": 200}],
+        },
+    ],
+    "actions": [
+        {
+            "street": "preflop",
+            "seat": 2,
+            "username": "bob",
+            "kind": "blind",
+            "amount": 50,
+            "text": "bob posts blind 50",
+        },
+        {
+            "street": "preflop",
+            "seat": 1,
+            "username": "alice",
+            "kind": "blind",
+            "amount": 100,
+            "text": "alice posts blind 100",
+        },
+        {
+            "street": "preflop",
+            "seat": 2,
+            "username": "bob",
+            "kind": "raise",
+            "amount": 300,
+            "text": "bob raises to 300",
+        },
+        {
+            "street": "preflop",
+            "seat": 1,
+            "username": "alice",
+            "kind": "fold",
+            "amount": None,
+            "text": "alice folds",
+        },
+        {
+            "street": "preflop",
+            "seat": 2,
+            "username": "bob",
+            "kind": "uncalled",
+            "amount": 200,
+            "text": "Uncalled 200 returned to bob",
+        },
+    ],
+    "steps": [
+        {
+            "kind": "raise",
+            "text": "bob raises to 300",
+            "seat": 2,
+            "street": "preflop",
+            "board": "",
+            "pot": 400,
+            "pots": [],
+            "rake": 0,
+            "actor_seat": 1,
+            "seats": [
+                {
+                    "seat": 1,
+                    "stack": 9900,
+                    "bet": 100,
+                    "folded": False,
+                    "all_in": False,
+                    "cards": "Qh8h",
+                },
+                {
+                    "seat": 2,
+                    "stack": 9700,
+                    "bet": 300,
+                    "folded": False,
+                    "all_in": False,
+                    "cards": None,
+                },
+            ],
+            "winners": [],
+        }
+    ],
+}
+
+
 def _header(request: Request, name: str) -> str | None:
     value = request.headers.get(name)
     if value is not None and len(value) > MAX_HEADER:
@@ -522,22 +659,25 @@ class HandListView(ListAPIView):  # type: ignore[type-arg]
     """The caller's finished hands, newest first, paginated (``limit``/``offset``)."""
 
     permission_classes = [IsAuthenticated]
-    serializer_class = s.HandSummarySerializer
+    serializer_class = s.HandListRowSerializer
 
     def get_queryset(self) -> QuerySet[HandSummary]:
-        mine = selectors.hands_of(player_id=_user_id(self.request))
-        return cast(QuerySet[HandSummary], mine.order_by("-ended_at", "-hand_id"))
+        return selectors.hands_of(player_id=_user_id(self.request))
 
     @extend_schema(
         summary="Your hand history, newest first",
         examples=[
             # One hand; the schema wraps it in the page (count, next, previous, results).
-            OpenApiExample("A showdown you won", value=_HAND_SUMMARY_EXAMPLE, response_only=True)
+            OpenApiExample("A showdown you won", value=_HAND_ROW_EXAMPLE, response_only=True)
         ],
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Summaries only: no hole cards but those shown at showdown."""
-        return super().get(request, *args, **kwargs)
+        """Summaries (no hole cards but those shown at showdown) and ``you``: your seat,
+        position, own cards and result in each hand."""
+        page = self.paginate_queryset(self.get_queryset())
+        assert page is not None  # the API always paginates (settings: limit/offset)
+        rows = selectors.hand_rows(summaries=page, player_id=_user_id(request))
+        return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 
 class _FormatIsAnExport(DefaultContentNegotiation):
@@ -734,6 +874,8 @@ class HandDetailView(APIView):
                         },
                     ],
                     "summary": {"total_pot": 600, "rake": 30, "board": "Ah7d2c9sTd", "shown": {}},
+                    # Only one of the steps is shown here: there is one per action.
+                    "readable": _READABLE_EXAMPLE,
                 },
                 response_only=True,
             )

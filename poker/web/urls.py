@@ -12,5 +12,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="web-login"),
     path("logout/", views.LogoutView.as_view(), name="web-logout"),
     path("tables/<int:table_id>/", views.table, name="web-table"),
+    path("hands/", views.hands, name="web-hands"),
+    path("hands/<int:hand_id>/", views.hand_replayer, name="web-hand"),
     path(f"{settings.STATIC_URL.strip('/')}/<path:path>", views.static, name="web-static"),
 ]

@@ -11,16 +11,21 @@ import math
 from typing import Any
 
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import views as static_views
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from rest_framework.exceptions import Throttled
 
+from core.errors import NotFound
 from core.throttling import login_failed, login_throttle_check
 from poker import selectors
 from poker.models import Table, Variant
+from poker.web.forms import HandFilterForm
 
 
 def _variant_label(code: str) -> str:
@@ -80,6 +85,109 @@ def _recent_history(table_id: int, version: int) -> list[dict[str, Any]]:
         for u in updates or []
         if u.get("version", 0) <= version
     ]
+
+
+#: Hands per page of "My hands".
+HANDS_PER_PAGE = 25
+#: The export formats offered on "My hands" (the export jobs API knows them).
+EXPORT_FORMATS = (
+    ("phh", "PHH (pokerkit)"),
+    ("pokerstars", "PokerStars text"),
+    ("ohh", "Open Hand History (JSON)"),
+)
+
+
+_SUIT_SYMBOL = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+
+
+def _faces(cards: str | None) -> list[dict[str, str]]:
+    """Cards as text ("Qh8h") -> what the page draws for each, as table.js draws them."""
+    codes = [cards[i : i + 2] for i in range(0, len(cards or ""), 2)] if cards else []
+    return [
+        {"code": c, "suit": c[1], "text": ("10" if c[0] == "T" else c[0]) + _SUIT_SYMBOL[c[1]]}
+        for c in codes
+    ]
+
+
+@login_required(login_url="web-login")
+@ensure_csrf_cookie
+def hands(request: HttpRequest) -> HttpResponse:
+    """The caller's finished hands, newest first, filtered by the query string; a page of
+    rows with their seat, position, cards and result, and the export panel."""
+    player_id = request.user.pk
+    assert player_id is not None  # login_required
+    form = HandFilterForm(request.GET, tables=selectors.tables_played(player_id=player_id))
+    if not form.is_valid():
+        context = {"form": form, "rows": [], "page": None, "export_formats": EXPORT_FORMATS}
+        return render(request, "poker/hands.html", context, status=400)
+    filters = form.cleaned_data
+    summaries = selectors.hands_of(
+        player_id=player_id,
+        table_id=filters["table"],
+        since=filters["since"],
+        until=filters["until"],
+        result=filters["result"] or None,
+    )
+    page = Paginator(summaries, HANDS_PER_PAGE).get_page(request.GET.get("page"))
+    rows = [
+        {
+            **row,
+            "card_faces": _faces(row["you"]["cards"]),
+            "board_faces": _faces(row["board"]),
+        }
+        for row in selectors.hand_rows(summaries=list(page.object_list), player_id=player_id)
+    ]
+    query = request.GET.copy()
+    query.pop("page", None)
+    export_filters = {
+        "tables": [filters["table"]] if filters["table"] is not None else [],
+        "since": filters["since"].isoformat() if filters["since"] else None,
+        "until": filters["until"].isoformat() if filters["until"] else None,
+    }
+    return render(
+        request,
+        "poker/hands.html",
+        {
+            "form": form,
+            "rows": rows,
+            "page": page,
+            "query": query.urlencode(),
+            "export_formats": EXPORT_FORMATS,
+            "export_filters": export_filters,
+        },
+    )
+
+
+@login_required(login_url="web-login")
+def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """A hand you played, step by step, as the hand API shows it to you; staff add
+    ``?full=1`` to see every card of any hand (the API's full view)."""
+    full = request.GET.get("full") == "1"
+    if full and not request.user.is_staff:
+        raise PermissionDenied("The full hand view is for staff only.")
+    try:
+        detail = selectors.hand_detail(hand_id=hand_id, viewer_id=request.user.pk, full=full)
+    except NotFound:
+        raise Http404(f"No hand {hand_id} in your history.") from None
+    readable = detail["readable"]
+    hand = {
+        "id": detail["id"],
+        "number": detail["number"],
+        "table": detail["table"],
+        "started_at": detail["started_at"],
+        "ended_at": detail["ended_at"],
+        "full": full,
+    }
+    return render(
+        request,
+        "poker/hand.html",
+        {
+            "hand": hand,
+            "readable": readable,
+            "variant_label": _variant_label(readable["variant"]),
+            "replay": {**readable, "hand": hand, "viewer": request.user.get_username()},
+        },
+    )
 
 
 class LoginView(auth_views.LoginView):
