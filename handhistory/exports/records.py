@@ -8,6 +8,7 @@ through a server-side cursor, one chunk in memory at a time.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from datetime import datetime
 from itertools import groupby, islice
@@ -16,7 +17,7 @@ from typing import Any
 
 import orjson
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, connections
 from django.db.models import QuerySet
 
 from handhistory.models import Event as EventRow
@@ -196,12 +197,36 @@ def iter_hand_records(
     """The finished hands of ``hands`` in id order, loaded ``chunk_size`` at a time.
 
     The ids come through a server-side cursor (PostgreSQL) so neither the ids nor the
-    records of the whole selection are ever in memory at once.
+    records of the whole selection are ever in memory at once. Outside a transaction, the
+    next chunk loads on a second connection while the caller formats this one (a
+    transaction's uncommitted rows are visible to its own connection only).
     """
     ids = hands.filter(ended_at__isnull=False).order_by("pk").values_list("pk", flat=True)
     cursor = ids.iterator(chunk_size=chunk_size * 4)
-    while chunk := list(islice(cursor, chunk_size)):
-        yield from hand_records(chunk)
+    chunks = iter(lambda: list(islice(cursor, chunk_size)), [])
+    if connection.in_atomic_block or connection.vendor != "postgresql":
+        for chunk in chunks:
+            yield from hand_records(chunk)
+        return
+    yield from _loaded_ahead(chunks)
+
+
+def _loaded_ahead(chunks: Iterator[list[int]]) -> Iterator[HandRecord]:
+    """The records of ``chunks``, each chunk read by a helper thread (its own connection)
+    while the previous one is consumed: the database's time hides behind the caller's.
+    At most two chunks are in memory."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="export-loader") as loader:
+        try:
+            ahead: Future[list[HandRecord]] | None = None
+            for chunk in chunks:
+                loading = loader.submit(hand_records, chunk)
+                if ahead is not None:
+                    yield from ahead.result()
+                ahead = loading
+            if ahead is not None:
+                yield from ahead.result()
+        finally:
+            loader.submit(connections.close_all)  # the helper thread's connection
 
 
 def _record(hand: tuple[Any, ...], events: tuple[Event, ...], names: dict[int, str]) -> HandRecord:
