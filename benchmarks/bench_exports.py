@@ -21,9 +21,12 @@ CPU time) and its memory growth: the peak RSS during the export above the RSS be
 A second run of each staff export under ``tracemalloc`` gives the Python heap's peak
 (tracemalloc slows Python down, so it is never timed).
 
-pokerkit: the first ``--pokerkit-hands`` hands (default 2,000) as our staff PHH, each
-loaded once with ``HandHistory.loads`` (not timed), then ``dumps()`` timed; every format's
-rate is compared with it.
+pokerkit: ``HandHistory.dumps`` only writes a hand it holds in memory, so it is compared
+twice. Formatting alone: the first ``--pokerkit-hands`` hands (default 2,000) loaded (not
+timed), each format's ``hand()`` timed on them, and pokerkit's ``dumps()`` timed on the
+same hands (our staff PHH read once with ``HandHistory.loads``, not timed). And each whole
+export (loading included) against that ``dumps()`` rate. Ratios use CPU time, steadier
+than wall time on a shared machine.
 
 Usage: python -m benchmarks.bench_exports [--hands N] [--pokerkit-hands N] [--json PATH]
 """
@@ -217,6 +220,7 @@ def _generate(env: dict[str, str], hands: int, seed: int) -> dict[str, Any]:
             showed: dict[int, str] = {}
             for actor, events in steps:
                 moment += timedelta(milliseconds=rng.randint(300, 9_000))
+                stamp = moment.isoformat()
                 who = Actor() if actor is None else Actor(kind="player", user_id=ordered[actor][1])
                 new = [NewEvent(type=type(e).__name__, version=e.version, payload=e.to_dict())
                        for e in events]  # fmt: skip
@@ -226,7 +230,7 @@ def _generate(env: dict[str, str], hands: int, seed: int) -> dict[str, Any]:
                     head = (row["seq"], row["hash"])
                     event_rows.append("\t".join((
                         stream, str(row["seq"]), row["type"], str(row["version"]),
-                        orjson.dumps(row["payload"]).decode(), moment.isoformat(),
+                        orjson.dumps(row["payload"]).decode(), stamp,
                         row["actor_kind"], _copy_text(row["actor_id"]), "\\N", "",
                         row["prev_hash"], row["hash"],
                     )))  # fmt: skip
@@ -338,24 +342,27 @@ def _export(env: dict[str, str], fmt_name: str, viewer: str, hero: int, last_han
     }
 
 
-def _pokerkit_texts(env: dict[str, str], hands: int) -> list[str]:
-    """The first ``hands`` hands as our staff PHH, one text per hand."""
+def _formatting(env: dict[str, str], hands: int, hero: int) -> dict[str, Any]:
+    """Formatting alone, beside pokerkit: the first ``hands`` hands loaded (not timed), then
+    each format's ``hand()`` timed on them; pokerkit loads our staff PHH of the same hands
+    with ``HandHistory.loads`` (not timed), then its ``dumps()`` is timed."""
     django_setup(env)
-    from handhistory.exports import FORMATS
-    from handhistory.exports.records import STAFF, iter_hand_records
-    from poker.models import Hand
-
-    fmt = FORMATS["phh"]
-    records = iter_hand_records(Hand.objects.filter(pk__lte=hands))
-    return [fmt.hand(record, STAFF) for record in records]
-
-
-def _pokerkit_dumps(texts: list[str]) -> dict[str, Any]:
-    """pokerkit: ``HandHistory.loads`` each text (untimed), then time ``dumps()`` of all."""
     import warnings
 
     from pokerkit import HandHistory
 
+    from handhistory.exports import FORMATS
+    from handhistory.exports.records import STAFF, Viewer, hand_records
+
+    records = hand_records(range(1, hands + 1))
+    ours: dict[str, float] = {}
+    for name, fmt in FORMATS.items():
+        for viewer, who in (("player", Viewer(user_id=hero)), ("staff", STAFF)):
+            cpu = time.process_time()
+            for record in records:
+                fmt.hand(record, who)
+            ours[f"{name}/{viewer}"] = round(len(records) / (time.process_time() - cpu), 1)
+    texts = [FORMATS["phh"].hand(record, STAFF) for record in records]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         histories = [HandHistory.loads(text) for text in texts]
@@ -363,8 +370,12 @@ def _pokerkit_dumps(texts: list[str]) -> dict[str, Any]:
         for hh in histories:
             hh.dumps()
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {"hands": len(texts), "hands_per_s": round(len(texts) / wall, 1),
-            "cpu_hands_per_s": round(len(texts) / cpu, 1)}  # fmt: skip
+    return {
+        "hands": len(records),
+        "pokerkit_dumps": {"hands_per_s": round(len(texts) / wall, 1),
+                           "cpu_hands_per_s": round(len(texts) / cpu, 1)},
+        "ours_cpu_hands_per_s": ours,
+    }  # fmt: skip
 
 
 def _in_fresh_process(target: Any, *args: Any) -> Any:
@@ -405,10 +416,12 @@ def run(
         print(f"dataset: {data['hands']:,} hands, {data['events']:,} events, {data['tables']} tables "
               f"{data['variants']}, generated in {data['seconds']} s; hash chains "
               f"{'verify' if data['chains_ok'] else 'DO NOT verify'}", flush=True)  # fmt: skip
-        texts = _in_fresh_process(_pokerkit_texts, env, min(pokerkit_hands, hands))
-        pokerkit = _pokerkit_dumps(texts)
-        print(f"pokerkit HandHistory.dumps: {pokerkit['hands_per_s']:,} hands/s "
-              f"({pokerkit['hands']:,} hands)", flush=True)  # fmt: skip
+        alone = _in_fresh_process(_formatting, env, min(pokerkit_hands, hands), data["hero"])
+        pokerkit = alone["pokerkit_dumps"]
+        print(f"formatting alone, {alone['hands']:,} hands in memory (CPU hands/s): pokerkit "
+              f"HandHistory.dumps {pokerkit['cpu_hands_per_s']:,}; ours "
+              + ", ".join(f"{k} {v:,} ({v / pokerkit['cpu_hands_per_s']:.1f}x)"
+                          for k, v in alone["ours_cpu_hands_per_s"].items()), flush=True)  # fmt: skip
         rows = []
         for fmt in _formats(env):
             for viewer in ("player", "staff"):
@@ -429,7 +442,7 @@ def run(
                         "heap_peak_mb": m["heap_peak_mb"],
                         "mb_written": round(m["bytes"] / 2**20, 1),
                         "vs_pokerkit_dumps": round(
-                            m["hands"] / m["seconds"] / pokerkit["hands_per_s"], 1
+                            m["hands"] / m["cpu_seconds"] / pokerkit["cpu_hands_per_s"], 2
                         ),
                     }
                     rows.append(row)
@@ -442,7 +455,7 @@ def run(
     figures = {
         "benchmark": "exports",
         "dataset": data,
-        "pokerkit_dumps": pokerkit,
+        "formatting_alone": alone,
         "exports": rows,
         "memory": "rss_growth_mb: peak RSS of the export's own process during the export above "
         "its RSS just before; heap_peak_mb: tracemalloc's peak of the Python heap during the "
