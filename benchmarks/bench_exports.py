@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
 import random
 import resource
 import sys
@@ -164,51 +165,88 @@ def _copy_text(value: Any) -> str:
     return "\\N" if value is None else str(value)
 
 
-def _generate(env: dict[str, str], hands: int, seed: int) -> dict[str, Any]:
-    """Creates the users, tables and ``hands`` finished hands; returns what the exports need."""
+def _setup(env: dict[str, str], seed: int) -> dict[str, Any]:
+    """Creates the hero, the tables and their players; returns them for the players."""
     django_setup(env)
-    import orjson
     from django.contrib.auth import get_user_model
-    from django.db import connection
 
-    from handhistory.store import GENESIS, Actor, NewEvent, chain
-    from poker.engine.cards import format_cards
-    from poker.engine.events import CardsShown
     from poker.models import Table
 
-    started = time.perf_counter()
     rng = random.Random(seed)
-    specs = _table_specs(rng)
     user_model = get_user_model()
     hero = user_model.objects.create_user(username=HERO, password=None)
-    tables, lineups = [], []
-    for spec in specs:
-        fields = {k: v for k, v in spec.items() if k != "players"}
-        tables.append(Table.objects.create(**fields))
+    tables = []
+    for spec in _table_specs(rng):
+        table = Table.objects.create(**{k: v for k, v in spec.items() if k != "players"})
         bots = user_model.objects.bulk_create(
             [user_model(username=f"{spec['name'][:20]}-{p}", password="!")
              for p in range(spec["players"] - 1)]
         )  # fmt: skip
         seats = sorted(rng.sample(range(1, spec["max_seats"] + 1), spec["players"]))
-        lineups.append(list(zip(seats, [hero.pk] + [u.pk for u in bots], strict=True)))
+        lineup = list(zip(seats, [hero.pk] + [u.pk for u in bots], strict=True))
+        tables.append({"id": table.pk, "spec": spec, "lineup": lineup})
+    return {"hero": hero.pk, "tables": tables}
+
+
+def _generate(env: dict[str, str], hands: int, seed: int) -> dict[str, Any]:
+    """Creates the users, tables and ``hands`` finished hands; returns what the exports need.
+
+    One process per core plays and stores its share of the tables, hand ids in one
+    contiguous range per process.
+    """
+    started = time.perf_counter()
+    setup = _in_fresh_process(_setup, env, seed)
+    parts = max(2, os.cpu_count() or 2)
+    shares = [hands // parts + (1 if k < hands % parts else 0) for k in range(parts)]
+    firsts = [1 + sum(shares[:k]) for k in range(parts)]
+    tables = setup["tables"]
+    jobs = [(env, [t for i, t in enumerate(tables) if i % parts == k], firsts[k], shares[k],
+             seed + 1 + k) for k in range(parts)]  # fmt: skip
+    with mp.get_context("spawn").Pool(parts) as pool:
+        played = pool.starmap(_play_and_store, jobs)
+    numbers = {table_id: n for part in played for table_id, n in part["numbers"].items()}
+    chains_ok = _in_fresh_process(_finish, env, hands, numbers)
+    return {
+        "hero": setup["hero"],
+        "hands": hands,
+        "events": sum(part["events"] for part in played),
+        "tables": len(tables),
+        "variants": {v: sum(1 for t in tables if t["spec"]["variant"] == v) for v, _ in VARIANTS},
+        "seconds": round(time.perf_counter() - started, 1),
+        "processes": parts,
+        "chains_ok": chains_ok,
+    }
+
+
+def _play_and_store(env: dict[str, str], tables: list[dict[str, Any]], first_id: int,
+                    hands: int, seed: int) -> dict[str, Any]:  # fmt: skip
+    """Plays ``hands`` hands at ``tables`` (ids from ``first_id``) and COPYs them in."""
+    django_setup(env)
+    import orjson
+    from django.db import connection
+
+    from handhistory.store import GENESIS, Actor, NewEvent, chain
+    from poker.engine.cards import format_cards
+    from poker.engine.events import CardsShown
+
+    rng = random.Random(seed)
     event_columns = ("stream, seq, type, version, payload, recorded_at, actor_kind, actor_id, "
                      "client_ip, device_id, prev_hash, hash")  # fmt: skip
     result_columns = ("hand_id, player_id, table_id, seat, starting_stack, final_stack, net, "
                       "won, showed, ended_at")  # fmt: skip
     events_total = 0
-    hand_id = 0
-    numbers = [0] * len(specs)
+    hand_id = first_id - 1
+    numbers = dict.fromkeys((t["id"] for t in tables), 0)
     at = START
     for first in range(0, hands, BATCH):
         hand_rows, event_rows, result_rows = [], [], []
         for _ in range(min(BATCH, hands - first)):
             hand_id += 1
-            t = rng.randrange(len(specs))
-            spec, table = specs[t], tables[t]
-            numbers[t] += 1
-            lineup = lineups[t]
+            table = rng.choice(tables)
+            spec, lineup, table_id = table["spec"], table["lineup"], table["id"]
+            numbers[table_id] += 1
             # The button moves one seat a hand; engine order ends with the button.
-            turn = numbers[t] % len(lineup)
+            turn = numbers[table_id] % len(lineup)
             ordered = lineup[turn + 1 :] + lineup[: turn + 1]
             big = spec["big_blind"]
             stacks = tuple(rng.randint(20, 200) * big for _ in ordered)
@@ -239,15 +277,14 @@ def _generate(env: dict[str, str], hands: int, seed: int) -> dict[str, Any]:
                         showed[e.player] = format_cards(e.cards)
             events_total += head[0]
             hand_rows.append("\t".join((
-                str(hand_id), str(table.pk), str(numbers[t]),
+                str(hand_id), str(table_id), str(numbers[table_id]),
                 json.dumps([s for s, _ in ordered]), json.dumps([u for _, u in ordered]),
-                at.isoformat(), moment.isoformat(), "\\N", "\\N", "\\N",
+                at.isoformat(), stamp, "\\N", "\\N", "\\N",
             )))  # fmt: skip
             for i, (seat, user) in enumerate(ordered):
                 result_rows.append("\t".join(map(str, (
-                    hand_id, user, table.pk, seat, stacks[i], state.stacks[i],
-                    state.stacks[i] - stacks[i], state.won[i], showed.get(i, ""),
-                    moment.isoformat(),
+                    hand_id, user, table_id, seat, stacks[i], state.stacks[i],
+                    state.stacks[i] - stacks[i], state.won[i], showed.get(i, ""), stamp,
                 ))))  # fmt: skip
         with connection.cursor() as cursor:
             raw = cursor.cursor  # psycopg's own cursor: COPY
@@ -259,22 +296,24 @@ def _generate(env: dict[str, str], hands: int, seed: int) -> dict[str, Any]:
             ):  # fmt: skip
                 with raw.copy(sql) as copy:
                     copy.write("\n".join(rows) + "\n")
+    connection.close()
+    return {"events": events_total, "numbers": numbers}
+
+
+def _finish(env: dict[str, str], hands: int, numbers: dict[int, int]) -> bool:
+    """The hand id sequence and the tables' hand counts after the COPYs, fresh planner
+    statistics; whether a sample of the hash chains verifies."""
+    django_setup(env)
+    from django.db import connection
+
     with connection.cursor() as cursor:
-        cursor.execute("SELECT setval('poker_hand_id_seq', %s)", [hand_id])
-        for t, table in enumerate(tables):
+        cursor.execute("SELECT setval('poker_hand_id_seq', %s)", [hands])
+        for table_id, count in numbers.items():
             cursor.execute(
-                "UPDATE poker_table SET hands_played = %s WHERE id = %s", [numbers[t], table.pk]
+                "UPDATE poker_table SET hands_played = %s WHERE id = %s", [count, table_id]
             )
         cursor.execute("ANALYZE")
-    return {
-        "hero": hero.pk,
-        "hands": hand_id,
-        "events": events_total,
-        "tables": len(tables),
-        "variants": {v: sum(1 for s in specs if s["variant"] == v) for v, _ in VARIANTS},
-        "seconds": round(time.perf_counter() - started, 1),
-        "chains_ok": _check_chains(hand_id),
-    }
+    return _check_chains(hands)
 
 
 def _check_chains(last_hand: int) -> bool:
@@ -412,7 +451,7 @@ def run(
         migrate = manage(env, "migrate", "--noinput")
         if migrate.returncode != 0:
             raise SystemExit(f"migrate failed:\n{migrate.stderr}")
-        data = _in_fresh_process(_generate, env, hands, seed)
+        data = _generate(env, hands, seed)
         print(f"dataset: {data['hands']:,} hands, {data['events']:,} events, {data['tables']} tables "
               f"{data['variants']}, generated in {data['seconds']} s; hash chains "
               f"{'verify' if data['chains_ok'] else 'DO NOT verify'}", flush=True)  # fmt: skip
