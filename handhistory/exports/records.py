@@ -2,7 +2,8 @@
 
 Three queries per chunk of hands (hands with their tables, their events, the players'
 usernames): no formatter ever queries. :func:`iter_hand_records` walks any number of hands
-through a server-side cursor, one chunk in memory at a time.
+through a server-side cursor, at most two chunks in memory (the next one loads while the
+current one is formatted).
 """
 
 from __future__ import annotations
