@@ -12,8 +12,9 @@ Cards the viewer may not see are ``????``.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable
 from datetime import UTC
+from json.encoder import encode_basestring_ascii
 
 from handhistory.exports.records import HandRecord, Viewer
 from poker.engine.events import HandEnded, PotAwarded, RakeTaken
@@ -22,30 +23,39 @@ from poker.engine.phh import dumps
 VENUE = "pokerbackend"
 
 
-def _str(value: str) -> str:
-    # JSON's string escapes are all valid TOML basic-string escapes (json never writes \/).
-    return json.dumps(value)
+#: A JSON string, which is also a valid TOML basic string (json never writes ``\/``): what
+#: ``json.dumps`` gives for a ``str``, without its dispatch.
+_str = encode_basestring_ascii
+
+
+def _ints(values: Iterable[int]) -> str:
+    """A list of integers as JSON and TOML write it."""
+    return "[" + ", ".join(map(str, values)) + "]"
 
 
 def hand_phh(record: HandRecord, viewer: Viewer) -> str:
     """One hand as a PHH document, as ``viewer`` may see it."""
     events = record.seen_by(viewer)
     when = record.started_at.astimezone(UTC)
-    rakes = next((e.amounts for e in events if isinstance(e, RakeTaken)), ())
+    rakes: tuple[int, ...] = ()
     pots: dict[int, int] = {}
+    seed = ""
     for e in events:
         if isinstance(e, PotAwarded):
             pots[e.pot] = pots.get(e.pot, 0) + sum(e.amounts)
+        elif isinstance(e, RakeTaken) and not rakes:
+            rakes = e.amounts
+        elif isinstance(e, HandEnded) and not seed:
+            seed = e.server_seed
     gross = [amount + (rakes[k] if rakes else 0) for k, amount in sorted(pots.items())]
-    seed = next((e.server_seed for e in events if isinstance(e, HandEnded)), "")
     lines = [
         dumps(events).rstrip("\n"),
         f"venue = {_str(VENUE)}",
         f"hand = {record.hand_id}",
         f"table = {_str(record.table_name)}",
-        f"seats = {json.dumps(list(record.seats))}",
+        f"seats = {_ints(record.seats)}",
         f"seat_count = {record.max_seats}",
-        f"players = [{', '.join(_str(u) for u in record.usernames)}]",
+        f"players = [{', '.join(map(_str, record.usernames))}]",
         f"currency = {_str(record.currency)}",
         f"time = {when:%H:%M:%S}",
         'time_zone = "UTC"',
@@ -55,8 +65,8 @@ def hand_phh(record: HandRecord, viewer: Viewer) -> str:
         f"_rake = {sum(rakes)}",
         # Each pot before rake and the rake taken from it: a reader raking per pot (pokerkit)
         # can take exactly what was taken.
-        f"_pots = {json.dumps(gross)}",
-        f"_rake_pots = {json.dumps(list(rakes) or [0] * len(gross))}",
+        f"_pots = {_ints(gross)}",
+        f"_rake_pots = {_ints(rakes or [0] * len(gross))}",
         '_amounts = "integer minor units of currency"',
         f"_table_id = {record.table_id}",
         f"_hand_number = {record.number}",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC
-from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from handhistory.exports.records import HandRecord, Viewer
@@ -61,15 +60,20 @@ def _money(currency: str) -> Money:
     symbol = SYMBOLS.get(currency, "")
 
     def fmt(minor: int) -> str:
-        value = Decimal(minor) / 100
-        text = f"{value:.2f}"
-        return symbol + (text[:-3] if text.endswith(".00") else text)
+        # Integer arithmetic: what f"{Decimal(minor) / 100:.2f}" writes, several times faster.
+        units, cents = divmod(abs(minor), 100)
+        sign = "-" if minor < 0 else ""
+        return f"{symbol}{sign}{units}" if not cents else f"{symbol}{sign}{units}.{cents:02d}"
 
     return fmt
 
 
+#: Each card's text (the exports write many).
+_CARD_TEXT = {c: format_card(c) for c in range(52)}
+
+
 def _cards(cards: Sequence[int]) -> str:
-    return " ".join(format_card(c) for c in cards)
+    return " ".join([_CARD_TEXT.get(c) or format_card(c) for c in cards])
 
 
 def _positions(n: int) -> dict[int, str]:
@@ -143,21 +147,23 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
         bets[p] += chips
         return " and is all-in" if stacks[p] == 0 else ""
 
+    headed: set[str] = set()
+
     def header(line: str) -> None:
-        if line not in out:
+        if line not in headed:
+            headed.add(line)
             out.append(line)
 
+    # The most frequent events first: every event of every hand passes this chain.
     for event in events[1:]:
-        if isinstance(event, AntePosted):
-            # An ante is dead money: it is not part of the street's bets.
-            stacks[event.player] -= event.amount
-            allin = " and is all-in" if stacks[event.player] == 0 else ""
-            posts.append((0, f"{names[event.player]}: posts the ante {money(event.amount)}{allin}"))
-        elif isinstance(event, BlindPosted):
-            p = event.player
-            kind = _blind_kind(p, n)
-            line = f"{names[p]}: posts {kind} {money(event.amount)}{put(p, event.amount)}"
-            posts.append((BLIND_ORDER[kind], line))
+        if isinstance(event, PlayerFolded):
+            folded_on[event.player] = street
+            out.append(f"{names[event.player]}: folds")
+        elif isinstance(event, PlayerCalled):
+            allin = put(event.player, event.amount)
+            out.append(f"{names[event.player]}: calls {money(event.amount)}{allin}")
+        elif isinstance(event, PlayerChecked):
+            out.append(f"{names[event.player]}: checks")
         elif isinstance(event, HoleCardsDealt):
             if posts:  # antes first, then the small blind (heads-up the button posts it first)
                 out.extend(line for _, line in sorted(posts, key=lambda kv: kv[0]))
@@ -166,28 +172,31 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
             # Real files deal to the hero only (staff: everyone); shown cards come at showdown.
             if (viewer.full or event.player == hero) and UNKNOWN_CARD not in event.cards:
                 out.append(f"Dealt to {names[event.player]} [{_cards(event.cards)}]")
+        elif isinstance(event, RaisedTo):
+            p, top = event.player, max(bets)
+            allin = put(p, event.amount - bets[p])
+            by, to = money(event.amount - top), money(event.amount)
+            out.append(f"{names[p]}: raises {by} to {to}{allin}")
+        elif isinstance(event, BetPlaced):
+            allin = put(event.player, event.amount - bets[event.player])
+            out.append(f"{names[event.player]}: bets {money(event.amount)}{allin}")
+        elif isinstance(event, BlindPosted):
+            p = event.player
+            kind = _blind_kind(p, n)
+            line = f"{names[p]}: posts {kind} {money(event.amount)}{put(p, event.amount)}"
+            posts.append((BLIND_ORDER[kind], line))
         elif isinstance(event, BoardDealt):
             street = event.street
             bets = [0] * n
             before = f" [{_cards(board)}]" if board else ""
             board.extend(event.cards)
             out.append(f"*** {STREETS[street - 1]} ***{before} [{_cards(event.cards)}]")
-        elif isinstance(event, PlayerFolded):
-            folded_on[event.player] = street
-            out.append(f"{names[event.player]}: folds")
-        elif isinstance(event, PlayerChecked):
-            out.append(f"{names[event.player]}: checks")
-        elif isinstance(event, PlayerCalled):
-            allin = put(event.player, event.amount)
-            out.append(f"{names[event.player]}: calls {money(event.amount)}{allin}")
-        elif isinstance(event, BetPlaced):
-            allin = put(event.player, event.amount - bets[event.player])
-            out.append(f"{names[event.player]}: bets {money(event.amount)}{allin}")
-        elif isinstance(event, RaisedTo):
-            p, top = event.player, max(bets)
-            allin = put(p, event.amount - bets[p])
-            by, to = money(event.amount - top), money(event.amount)
-            out.append(f"{names[p]}: raises {by} to {to}{allin}")
+        elif isinstance(event, PotAwarded):
+            pots[event.pot] += sum(event.amounts) + (rakes[event.pot] if rakes else 0)
+            where = _pot_name(event.pot, pot_count)
+            for w, amount in zip(event.winners, event.amounts, strict=True):
+                won[w] += amount
+                out.append(f"{names[w]} collected {money(amount)} from {where}")
         elif isinstance(event, UncalledBetReturned):
             put(event.player, -event.amount)
             out.append(f"Uncalled bet ({money(event.amount)}) returned to {names[event.player]}")
@@ -200,16 +209,17 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
             # Named once the board is complete (all-in players show before the run-out).
             shows.append((len(out), event.player))
             out.append("")
+        elif isinstance(event, AntePosted):
+            # An ante is dead money: it is not part of the street's bets.
+            stacks[event.player] -= event.amount
+            allin = " and is all-in" if stacks[event.player] == 0 else ""
+            posts.append((0, f"{names[event.player]}: posts the ante {money(event.amount)}{allin}"))
         elif isinstance(event, RakeTaken):
             rakes, rake = event.amounts, event.amount
-        elif isinstance(event, PotAwarded):
-            pots[event.pot] += sum(event.amounts) + (rakes[event.pot] if rakes else 0)
-            where = _pot_name(event.pot, pot_count)
-            for w, amount in zip(event.winners, event.amounts, strict=True):
-                won[w] += amount
-                out.append(f"{names[w]} collected {money(amount)} from {where}")
+    # Each shown hand named once (the showdown and the summary both name it).
+    named = {p: _hand(variant, cards, board) for p, cards in shown.items()}
     for at, p in shows:
-        out[at] = f"{names[p]}: shows [{_cards(shown[p])}] ({_hand(variant, shown[p], board)})"
+        out[at] = f"{names[p]}: shows [{_cards(shown[p])}] ({named[p]})"
     out.append("*** SUMMARY ***")
     split = "".join(
         f" {_pot_name(k, pot_count).capitalize()} {money(amount)}." for k, amount in enumerate(pots)
@@ -221,7 +231,7 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
     for p in order:
         tag = f" {positions[p]}" if p in positions else ""
         out.append(
-            f"Seat {record.seats[p]}: {names[p]}{tag} {_outcome(p, folded_on, shown, won, variant, board, money)}"
+            f"Seat {record.seats[p]}: {names[p]}{tag} {_outcome(p, folded_on, shown, named, won, money)}"
         )
     return "\n".join(out) + "\n"
 
@@ -236,15 +246,14 @@ def _outcome(
     p: int,
     folded_on: dict[int, int],
     shown: dict[int, tuple[int, ...]],
+    named: dict[int, str],
     won: Sequence[int],
-    variant: Variant,
-    board: Sequence[int],
     money: Money,
 ) -> str:
     if p in folded_on:
         return f"folded {STREET_NAMES[folded_on[p]]}"
     if p in shown:
-        cards, what = _cards(shown[p]), _hand(variant, shown[p], board)
+        cards, what = _cards(shown[p]), named[p]
         if won[p]:
             return f"showed [{cards}] and won ({money(won[p])}) with {what}"
         return f"showed [{cards}] and lost with {what}"

@@ -2,22 +2,26 @@
 
 Three queries per chunk of hands (hands with their tables, their events, the players'
 usernames): no formatter ever queries. :func:`iter_hand_records` walks any number of hands
-through a server-side cursor, one chunk in memory at a time.
+through a server-side cursor, at most two chunks in memory (the next one loads while the
+current one is formatted).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
-from itertools import islice
+from itertools import groupby, islice
+from operator import itemgetter
+from typing import Any
 
+import orjson
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import QuerySet
 
 from handhistory.models import Event as EventRow
-from poker.engine.events import Event, HandStarted, event_from_dict
+from poker.engine.events import EVENT_TYPES, Event, HandStarted, event_from_dict
 from poker.models import Hand
 from poker.privacy import as_seen_by, seed_may_be_public, shown_players
 
@@ -84,21 +88,103 @@ class HandRecord:
 def hand_records(hand_ids: Iterable[int]) -> list[HandRecord]:
     """The finished hands among ``hand_ids``, in the given order (unknown ids skipped)."""
     ids = list(dict.fromkeys(hand_ids))
-    hands = {
-        h.pk: h
-        for h in Hand.objects.select_related("table").filter(pk__in=ids, ended_at__isnull=False)
-    }
-    by_stream: dict[str, list[Event]] = defaultdict(list)
-    rows = (
-        EventRow.objects.filter(stream__in=[h.stream for h in hands.values()])
-        .order_by("stream", "seq")
-        .values_list("stream", "payload")
-    )
-    for stream, payload in rows.iterator(chunk_size=2000):
-        by_stream[stream].append(event_from_dict(payload))
-    user_ids = {u for h in hands.values() for u in h.player_ids}
+    hands: dict[int, tuple[Any, ...]] = {
+        row[0]: row
+        for row in Hand.objects.filter(pk__in=ids, ended_at__isnull=False).values_list(
+            "pk", "number", "table_id", "table__name", "table__max_seats", "table__currency",
+            "seat_numbers", "player_ids", "started_at",
+        )
+    }  # fmt: skip
+    events = _events([f"hand-{pk}" for pk in hands])  # each hand's stream (Hand.stream)
+    user_ids = {u for row in hands.values() for u in row[_PLAYERS]}
     names = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
-    return [_record(hands[i], by_stream[hands[i].stream], names) for i in ids if i in hands]
+    return [_record(hands[i], events.get(f"hand-{i}", ()), names) for i in ids if i in hands]
+
+
+#: Where a hand row of :func:`hand_records` holds the player ids.
+_PLAYERS = 7
+
+
+def _events(streams: Sequence[str]) -> dict[str, tuple[Event, ...]]:
+    """The events of ``streams``, decoded, by stream.
+
+    Raw rows and orjson rather than the ORM's JSONField: the loader handles every event of
+    every exported hand, and per-row model machinery cost more than formatting the hand.
+    """
+    if not streams:
+        return {}
+    meta = EventRow._meta
+    column = {f.name: f.column for f in meta.concrete_fields}
+    stream, seq, payload = column["stream"], column["seq"], column["payload"]
+    marks = ", ".join(["%s"] * len(streams))
+    sql = (
+        f"SELECT {stream}, {payload} FROM {meta.db_table} "  # noqa: S608 - model names only
+        f"WHERE {stream} IN ({marks}) ORDER BY {stream}, {seq}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(streams))
+        rows = cursor.fetchall()
+    decode = _EventDecoder()
+    return {
+        key: tuple(decode(text) for _, text in group)
+        for key, group in groupby(rows, key=itemgetter(0))
+    }
+
+
+class _EventDecoder:
+    """Reads stored payloads back into events, as :func:`event_from_dict` does, faster.
+
+    Events are frozen, so equal payloads may share one event: most of a hand's events
+    (folds, checks, blinds, common bets) recur in thousands of hands, and reusing them
+    skips the dataclass construction. Anything unusual (an unknown type, another schema
+    version, a missing field) goes through :func:`event_from_dict`, which raises the
+    typed error.
+    """
+
+    def __init__(self) -> None:
+        self.interned: dict[bytes | str, Event] = {}
+
+    def __call__(self, text: bytes | str) -> Event:
+        event = self.interned.get(text)
+        if event is not None:
+            return event
+        data = orjson.loads(text)
+        cls = EVENT_TYPES.get(data.get("type", ""))
+        if cls is None or data.get("version", cls.version) != cls.version:
+            return event_from_dict(data)
+        plan = _FIELDS.get(cls)
+        if plan is None:
+            return event_from_dict(data)
+        names, flat_tuples = plan
+        try:
+            values = {name: data[name] for name in names}
+        except KeyError:
+            return event_from_dict(data)
+        for name in flat_tuples:
+            if type(values[name]) is list:
+                values[name] = tuple(values[name])
+        event = cls(**values)
+        if len(self.interned) < _INTERNED_MAX and len(text) < _INTERN_BELOW:
+            self.interned[text] = event
+        return event
+
+
+#: Shared events per chunk at most, and only short payloads (the recurring ones): memory
+#: stays bounded whatever the hands.
+_INTERNED_MAX = 20_000
+_INTERN_BELOW = 120
+_SCALARS = ("int", "str", "bool")
+_FLAT_TUPLES = ("tuple[int, ...]", "tuple[str, ...]")
+#: Each event type's fields, and those that are flat tuples (stored as JSON lists), for
+#: the types whose fields are all of those kinds (any other goes through event_from_dict).
+_FIELDS = {
+    cls: (
+        tuple(f.name for f in fields(cls)),
+        tuple(f.name for f in fields(cls) if f.type in _FLAT_TUPLES),
+    )
+    for cls in EVENT_TYPES.values()
+    if all(f.type in _SCALARS + _FLAT_TUPLES for f in fields(cls))
+}
 
 
 def hand_record(hand: Hand, events: Sequence[Event]) -> HandRecord:
@@ -107,7 +193,12 @@ def hand_record(hand: Hand, events: Sequence[Event]) -> HandRecord:
     names = dict(
         get_user_model().objects.filter(pk__in=hand.player_ids).values_list("pk", "username")
     )
-    return _record(hand, events, names)
+    table = hand.table
+    row = (
+        hand.pk, hand.number, table.pk, table.name, table.max_seats, table.currency,
+        hand.seat_numbers, hand.player_ids, hand.started_at,
+    )  # fmt: skip
+    return _record(row, tuple(events), names)
 
 
 #: Hands loaded per round trip when streaming: large enough to amortise the queries, small
@@ -129,18 +220,18 @@ def iter_hand_records(
         yield from hand_records(chunk)
 
 
-def _record(hand: Hand, events: Sequence[Event], names: dict[int, str]) -> HandRecord:
-    table = hand.table
+def _record(hand: tuple[Any, ...], events: tuple[Event, ...], names: dict[int, str]) -> HandRecord:
+    pk, number, table_id, table_name, max_seats, currency, seats, players, started_at = hand
     return HandRecord(
-        hand_id=hand.pk,
-        number=hand.number,
-        table_id=table.pk,
-        table_name=table.name,
-        max_seats=table.max_seats,
-        currency=table.currency,
-        seats=tuple(hand.seat_numbers),
-        player_ids=tuple(hand.player_ids),
-        usernames=tuple(names[u] for u in hand.player_ids),
-        started_at=hand.started_at,
-        events=tuple(events),
+        hand_id=pk,
+        number=number,
+        table_id=table_id,
+        table_name=table_name,
+        max_seats=max_seats,
+        currency=currency,
+        seats=tuple(seats),
+        player_ids=tuple(players),
+        usernames=tuple(names[u] for u in players),
+        started_at=started_at,
+        events=events,
     )

@@ -47,7 +47,7 @@ from poker.engine.events import (
 from poker.engine.game import start_hand
 from poker.engine.showdown import muck, show
 from poker.engine.state import SHOWDOWN, HandState
-from poker.engine.transitions import config_from_event
+from poker.engine.variants import get_variant
 
 SUPPORTED_VARIANTS = ("NT", "FT", "PO", "NS")
 _AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks")
@@ -284,32 +284,47 @@ def _toml_value(value: Any) -> str:
     return "[" + ", ".join(_toml_value(v) for v in value) + "]"
 
 
+#: Each card's text, and ``??`` for an unknown card (one lookup per card).
+_CARD_TEXT: dict[int, str] = {UNKNOWN_CARD: "??", **{c: format_card(c) for c in range(52)}}
+
+
 def _card_text(cards: Sequence[int]) -> str:
-    return "".join("??" if c == UNKNOWN_CARD else format_card(c) for c in cards)
+    try:
+        return "".join([_CARD_TEXT[c] for c in cards])
+    except KeyError:
+        # Not a card: format_card raises the typed error naming it.
+        return "".join("??" if c == UNKNOWN_CARD else format_card(c) for c in cards)
 
 
 def _action_line(
-    event: Event, shown: set[int], hide_unshown: bool, units: Callable[[int], int | Decimal]
+    event: Event, shown: set[int], hide_unshown: bool, units: Callable[[int], str]
 ) -> str | None:
-    """The PHH action line recording ``event``, or None for automatic events."""
+    """The PHH action line recording ``event``, or None for automatic events.
+
+    The most frequent events first: the exports write every event of every hand.
+    """
+    if isinstance(event, PlayerFolded):
+        return f"p{event.player + 1} f"
+    if isinstance(event, PlayerChecked | PlayerCalled):
+        return f"p{event.player + 1} cc"
     if isinstance(event, HoleCardsDealt):
         cards = event.cards
         if hide_unshown and event.player not in shown:
             cards = (UNKNOWN_CARD,) * len(cards)
         return f"d dh p{event.player + 1} {_card_text(cards)}"
-    if isinstance(event, BoardDealt):
-        return f"d db {_card_text(event.cards)}"
-    if isinstance(event, PlayerFolded):
-        return f"p{event.player + 1} f"
-    if isinstance(event, PlayerChecked | PlayerCalled):
-        return f"p{event.player + 1} cc"
     if isinstance(event, BetPlaced | RaisedTo):
         return f"p{event.player + 1} cbr {units(event.amount)}"
+    if isinstance(event, BoardDealt):
+        return f"d db {_card_text(event.cards)}"
     if isinstance(event, CardsShown):
         return f"p{event.player + 1} sm {_card_text(event.cards)}"
     if isinstance(event, CardsMucked):
         return f"p{event.player + 1} sm"
     return None
+
+
+def _amounts(values: Iterable[int], units: Callable[[int], str]) -> str:
+    return "[" + ", ".join(map(units, values)) + "]"
 
 
 def dumps(events: Sequence[Event], *, hide_unshown: bool = False, scale: int = 1) -> str:
@@ -320,39 +335,40 @@ def dumps(events: Sequence[Event], *, hide_unshown: bool = False, scale: int = 1
     to the written units (chips / scale).
     """
     started = events[0]
-    if type(started) is not HandStarted:
+    if not isinstance(started, HandStarted):
         raise PhhError(code="phh_not_a_hand", message="the first event must be HandStarted")
-    config = config_from_event(started)
-    shown = {e.player for e in events if type(e) is CardsShown}
+    # The engine validated this setup when it started the hand: read it as recorded.
+    game = get_variant(started.variant)
+    shown = {e.player for e in events if isinstance(e, CardsShown)}
 
-    def units(chips: int) -> int | Decimal:
-        return to_file_units(chips, scale)
+    def scaled(chips: int) -> str:
+        return str(to_file_units(chips, scale))
 
-    lines = [f"variant = {_toml_value(config.variant)}"]
-    lines.append(f"ante_trimming_status = {_toml_value(config.ante_trimming)}")
-    lines.append(f"antes = {_toml_value([units(a) for a in config.antes])}")
-    lines.append(
-        f"blinds_or_straddles = {_toml_value([units(b) for b in config.blinds_or_straddles])}"
-    )
-    for name in config.game.stakes:
-        lines.append(f"{name} = {_toml_value(units(getattr(config, name)))}")
-    lines.append(f"starting_stacks = {_toml_value([units(s) for s in config.starting_stacks])}")
-    actions: list[str] = []
+    # Whole chips are written as they are (what to_file_units gives for scale 1).
+    units: Callable[[int], str] = str if scale == 1 else scaled
+    lines = [
+        f"variant = {_toml_value(started.variant)}",
+        f"ante_trimming_status = {_toml_value(started.ante_trimming)}",
+        f"antes = {_amounts(started.antes, units)}",
+        f"blinds_or_straddles = {_amounts(started.blinds_or_straddles, units)}",
+    ]
+    for name in game.stakes:
+        lines.append(f"{name} = {units(getattr(started, name))}")
+    lines.append(f"starting_stacks = {_amounts(started.starting_stacks, units)}")
+    lines.append("actions = [")
     final: tuple[int, ...] | None = None
     for event in events[1:]:
         line = _action_line(event, shown, hide_unshown, units)
         if line:
-            actions.append(line)
-        if isinstance(event, HandEnded):
+            # Action lines are made of labels, digits and card text: nothing to escape.
+            lines.append(f'  "{line}",')
+        elif isinstance(event, HandEnded):
             final = event.final_stacks
-    lines.append("actions = [")
-    lines.extend(f"  {_toml_value(a)}," for a in actions)
     lines.append("]")
     if final is not None:
-        lines.append(f"finishing_stacks = {_toml_value([units(s) for s in final])}")
-    rake = config.rake
-    if rake.bps:
-        lines.append(f"_rake_bps = {rake.bps}")
-        lines.append(f"_rake_cap = {_toml_value(units(rake.cap))}")
-        lines.append(f"_rake_no_flop_no_drop = {_toml_value(rake.no_flop_no_drop)}")
+        lines.append(f"finishing_stacks = {_amounts(final, units)}")
+    if started.rake_bps:
+        lines.append(f"_rake_bps = {started.rake_bps}")
+        lines.append(f"_rake_cap = {units(started.rake_cap)}")
+        lines.append(f"_rake_no_flop_no_drop = {_toml_value(started.rake_no_flop_no_drop)}")
     return "\n".join(lines) + "\n"
