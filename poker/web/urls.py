@@ -12,5 +12,6 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="web-login"),
     path("logout/", views.LogoutView.as_view(), name="web-logout"),
     path("tables/<int:table_id>/", views.table, name="web-table"),
+    path("fairness/", views.fairness, name="web-fairness"),
     path(f"{settings.STATIC_URL.strip('/')}/<path:path>", views.static, name="web-static"),
 ]
