@@ -19,9 +19,8 @@ import hmac
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
-
 from core.errors import Conflict, InvalidRequest, NotFound
+from handhistory.exports.records import STAFF, Viewer, hand_records
 from poker.engine.cards import CardParseError, format_card, parse_card
 from poker.engine.deck import DOMAIN, MIN_SEED_BYTES, shuffle_deck
 from poker.engine.events import (
@@ -76,8 +75,7 @@ def client_seed_set(*, player_id: int, seed: str) -> str:
     next hand on ("" clears it); a seed that is too long or not printable ASCII is refused
     with ``invalid_client_seed`` and nothing is written."""
     _check_client_seed(seed)
-    with transaction.atomic():
-        ClientSeed.objects.update_or_create(player_id=player_id, defaults={"seed": seed})
+    ClientSeed.objects.update_or_create(player_id=player_id, defaults={"seed": seed})
     return seed
 
 
@@ -147,8 +145,6 @@ def hand_fairness(*, hand_id: int, viewer_id: int | None, full: bool = False) ->
     """The deal proof of hand ``hand_id`` as ``viewer_id`` may see it (``full``: staff, any
     hand, with the seed). The hand view's refusals: someone else's hand is unknown, and a
     hand still being played has no proof yet."""
-    from handhistory.exports.records import STAFF, Viewer, hand_records
-
     hand = Hand.objects.filter(pk=hand_id).values("player_ids", "ended_at").first()
     if hand is None or not (full or viewer_id in hand["player_ids"]):
         raise NotFound(f"No hand {hand_id} in your history.", code="hand_not_found", hand=hand_id)

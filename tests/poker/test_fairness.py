@@ -172,7 +172,7 @@ def test_an_empty_client_seed_clears_it(make_user):
 
 
 def test_the_next_seed_and_the_running_hands_seed_appear_in_no_view_or_update(
-    table, player, auth_client
+    table, player, auth_client, admin_client
 ):
     t = table()
     users = [player(), player(), player()]
@@ -192,6 +192,13 @@ def test_the_next_seed_and_the_running_hands_seed_appear_in_no_view_or_update(
         client.get(f"/api/v1/hands/{hand_id}/fairness/").json(),
         client.get("/api/v1/tables/").json(),
     ]
+    admin_pages = [
+        admin_client.get(f"/admin/poker/table/{t.pk}/change/"),
+        admin_client.get(f"/admin/poker/hand/{hand_id}/change/"),
+        admin_client.get("/admin/poker/table/"),
+    ]
+    assert all(page.status_code == 200 for page in admin_pages)
+    bodies += [page.content.decode() for page in admin_pages]
     text = json.dumps(bodies, default=str)
     for secret in secrets:
         assert secret not in text
