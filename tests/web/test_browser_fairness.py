@@ -5,6 +5,8 @@
 Uses the browser set-up of ``test_browser_table`` (``manage.py serve`` on the test database).
 """
 
+import json
+
 import pytest
 
 from handhistory.exports.records import hand_records
@@ -20,6 +22,7 @@ from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key
 from tests.poker.test_crash_recovery import Server
 from tests.poker.test_fairness import fold_current_hand, sit
+from tests.poker.test_fairness_docs import example
 from tests.web.test_browser_table import DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -83,7 +86,10 @@ def test_fairness_js_verifies_deals_like_the_engine(table, player, monkeypatch):
         page = _open(browser, base, users[0], f"/fairness/?hand={shown}", errors)
         pages.append(page)
 
-        for seed, variant, client_seeds, nonce in VECTORS:
+        documented = example()
+        vectors = [*VECTORS, (bytes.fromhex(documented["server_seed"]), "NS",
+                              json.loads(documented["client_seeds"]), 0)]  # fmt: skip
+        for seed, variant, client_seeds, nonce in vectors:
             cards = list(get_variant(variant).deck)
             got = page.evaluate(
                 "([s, c, cs, n]) => window.pokerDeckV1.shuffle(s, c, cs, n)",
@@ -99,6 +105,10 @@ def test_fairness_js_verifies_deals_like_the_engine(table, player, monkeypatch):
         panel.get_by_test_id("fairness-verify").click()
         expect(panel.get_by_test_id("fairness-verdict")).to_contain_text("Verified")
         expect(panel.get_by_test_id("fairness-verdict")).to_contain_text("in your browser")
+        assert page.evaluate(
+            "[...document.styleSheets].some(s => (s.href || '').endsWith('/fairness.css')"
+            " && s.cssRules.length > 0)"
+        ), "fairness.js links its stylesheet, so any page that mounts the panel styles it"
 
         # The same check through the form, with the endpoint standing in for WebCrypto.
         seed, variant, client_seeds, nonce = VECTORS[2]

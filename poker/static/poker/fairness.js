@@ -15,6 +15,8 @@
 (function () {
   "use strict";
 
+  // Known only while this file runs, not later when the page is ready.
+  const SCRIPT = document.currentScript;
   const DOMAIN = "poker-deck-v1";
   const RANKS = "23456789TJQKA";
   const SUITS = "cdhs";
@@ -324,7 +326,16 @@
     });
   }
 
+  function linkStylesheet() {
+    // The panel may be mounted on a page that does not know it (the hand replayer).
+    if (!SCRIPT || !SCRIPT.src || document.querySelector("link[data-fairness-css]")) return;
+    const href = SCRIPT.src.replace(/fairness(\.[0-9a-f]+)?\.js(\?.*)?$/, "fairness.css");
+    const link = el("link", { rel: "stylesheet", href, "data-fairness-css": "" });
+    document.head.append(link);
+  }
+
   function start() {
+    linkStylesheet();
     const section = document.getElementById("fairness");
     if (section && section.getAttribute("data-hand-id")) mountHand(section);
     const verifyForm = document.getElementById("fairness-verify-form");
