@@ -76,6 +76,8 @@ def test_the_commitment_published_before_a_hand_is_that_hands_deck_commitment(ta
     assert started(first).deck_commitment == before
     following = table_view(table_id=t.pk, viewer_id=users[0].pk)["next_deck_commitment"]
     assert following != before
+    # The WebSocket sends what the command published: the same commitment.
+    assert table_io.published(t.pk).public["next_deck_commitment"] == following
     fold_current_hand(t)
     second = Table.objects.get(pk=t.pk).current_hand_id
     assert second != first
