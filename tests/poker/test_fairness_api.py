@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 from rest_framework.test import APIClient
@@ -150,6 +151,13 @@ def test_bad_input_to_the_verifier_is_a_typed_400(anonymous, changes, code):
     response = anonymous.post("/api/v1/fairness/verify/", body(**changes), format="json")
     assert response.status_code == 400, response.json()
     assert response.json()["code"] == code
+
+
+def test_a_client_seed_that_is_not_unicode_text_is_a_typed_400(anonymous):
+    raw = json.dumps(body(client_seeds=["\ud800"]))  # JSON may escape a lone surrogate
+    response = anonymous.post("/api/v1/fairness/verify/", raw, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
 
 
 def test_the_verifier_is_throttled_per_address(anonymous, monkeypatch):
