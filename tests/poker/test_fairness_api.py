@@ -174,3 +174,15 @@ def test_the_fairness_endpoints_are_in_the_openapi_schema(api_client):
     assert "/api/v1/fairness/verify/" in paths
     assert "/api/v1/hands/{hand_id}/fairness/" in paths
     assert "/api/v1/fairness/client-seed/" in paths
+
+
+# --- the /fairness/ page --------------------------------------------------------------------
+
+
+def test_the_fairness_page_is_public_and_mounts_a_hands_panel_only_for_a_hand_id(client, make_user):
+    page = client.get("/fairness/?hand=12").content.decode()
+    assert 'id="fairness" data-hand-id="12"' in page
+    assert "poker/fairness.js" in page and "client-seed-form" not in page
+    assert 'id="fairness"' not in client.get("/fairness/?hand=12x").content.decode()
+    client.force_login(make_user())
+    assert "client-seed-form" in client.get("/fairness/").content.decode()
