@@ -12,6 +12,13 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from poker.engine.deck import new_server_seed
+
+
+def new_server_seed_hex() -> str:
+    """A fresh secret server seed for a table's next hand, as hex (the column's default)."""
+    return new_server_seed().hex()
+
 
 class Variant(models.TextChoices):
     NT = "NT", "No-Limit Texas Hold'em"
@@ -54,6 +61,11 @@ class Table(models.Model):
     #: When the next hand is due after the pause that shows the last one's result
     #: (``POKER_HAND_PAUSE_MS``); null when no pause is running. The sweeper deals it.
     next_hand_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: SECRET: the server seed the table's next hand will be dealt from, drawn (and its
+    #: commitment published in the table view) before that hand's client seeds are known;
+    #: the hand that uses it draws the next one in the same transaction (docs/provably-fair.md).
+    #: Never serialized: only its SHA-256 leaves the server before the hand is over.
+    next_server_seed = models.CharField(max_length=64, default=new_server_seed_hex, editable=False)
     #: The creator's idempotency key (``<user id>:<key>``): creating twice gives one table.
     creation_key = models.CharField(max_length=160, null=True, blank=True, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -131,6 +143,20 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.number} at table {self.table_id}"
+
+
+class ClientSeed(models.Model):
+    """A player's client seed, mixed into the deck of every hand they are dealt into from
+    the next one on (``poker.fairness``); no row is the same as an empty seed."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="client_seed"
+    )
+    seed = models.CharField(max_length=64, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"client seed of {self.player_id}"
 
 
 class Hand(models.Model):

@@ -27,6 +27,7 @@ from poker.engine.betting import legal_actions
 from poker.engine.cards import format_cards
 from poker.engine.events import UNKNOWN_CARD, Event, HoleCardsDealt, event_from_dict
 from poker.engine.state import HandState
+from poker.fairness import next_deck_commitment
 from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
 from poker.privacy import viewable
@@ -188,6 +189,9 @@ def _view(
         "hand": hand_view,
         # While the last hand's result is shown: when the next hand is due.
         "next_hand_at": table.next_hand_at.isoformat() if table.next_hand_at else None,
+        # The commitment to the next hand's secret seed, public before its client seeds are
+        # read (poker.fairness); it becomes that hand's HandStarted.deck_commitment.
+        "next_deck_commitment": next_deck_commitment(table.next_server_seed),
         "you": you,
     }
 

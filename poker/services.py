@@ -41,8 +41,9 @@ from poker.engine.events import Event as EngineEvent
 from poker.engine.game import act, start_hand
 from poker.engine.showdown import showdown_auto
 from poker.engine.state import SHOWDOWN, HandState
+from poker.fairness import client_seeds_for
 from poker.hands import remember
-from poker.models import Hand, Seat, Table, TableCommand, Variant
+from poker.models import Hand, Seat, Table, TableCommand, Variant, new_server_seed_hex
 from poker.privacy import viewable
 from poker.selectors import public_view
 
@@ -452,7 +453,14 @@ def _maybe_start_hand(ctx: Ctx) -> None:
                                      "seats": hand.seat_numbers})  # fmt: skip
     ctx.hand = hand
     ctx.hand_payloads = []
-    state, events = start_hand(config, FairDeck())
+    # The seed was committed in the table view before anyone chose these client seeds;
+    # the next hand's seed is drawn (and so committed) in this same transaction.
+    deck = FairDeck(
+        server_seed=bytes.fromhex(table.next_server_seed),
+        client_seeds=client_seeds_for(hand.player_ids),
+    )
+    table.next_server_seed = new_server_seed_hex()
+    state, events = start_hand(config, deck)
     ctx.state = state
     _append_engine(ctx, events, SYSTEM)
     _progress(ctx)

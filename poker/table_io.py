@@ -274,7 +274,8 @@ WITH t AS (
     UPDATE poker_table
     SET version = %(version)s::int8, button_seat = %(button_seat)s::int2,
         hands_played = %(hands_played)s::int4, current_hand_id = %(current_hand)s::int8,
-        status = %(status)s::text, next_hand_at = %(next_hand_at)s::timestamptz
+        status = %(status)s::text, next_hand_at = %(next_hand_at)s::timestamptz,
+        next_server_seed = %(next_server_seed)s::text
     WHERE id = %(table)s::int8 AND version = %(version)s::int8 - 1
           AND created_at = %(created_at)s::timestamptz
     RETURNING id
@@ -382,7 +383,7 @@ def write(
             seat.save(update_fields=_SEAT_FIELDS)
         table.save(
             update_fields=["version", "button_seat", "hands_played", "current_hand", "status",
-                           "next_hand_at"]
+                           "next_hand_at", "next_server_seed"]
         )  # fmt: skip
         if record is not None:
             TableCommand.objects.create(
@@ -412,6 +413,7 @@ def write(
         "current_hand": table.current_hand_id,
         "status": table.status,
         "next_hand_at": table.next_hand_at,
+        "next_server_seed": table.next_server_seed,
     }
     row = run_prepared(_WRITE_SQL, params)
     return row is not None and row[0] == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from poker.api import views
+from poker.api import fairness, views
 
 urlpatterns = [
     path("tables/", views.TableListView.as_view(), name="table-list"),
@@ -18,4 +18,11 @@ urlpatterns = [
     path("tables/<int:table_id>/actions/", views.ActView.as_view(), name="table-actions"),
     path("hands/", views.HandListView.as_view(), name="hand-list"),
     path("hands/<int:hand_id>/", views.HandDetailView.as_view(), name="hand-detail"),
+    path(
+        "hands/<int:hand_id>/fairness/",
+        fairness.HandFairnessView.as_view(),
+        name="hand-fairness",
+    ),
+    path("fairness/client-seed/", fairness.ClientSeedView.as_view(), name="fairness-client-seed"),
+    path("fairness/verify/", fairness.VerifyView.as_view(), name="fairness-verify"),
 ]

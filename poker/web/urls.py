@@ -14,5 +14,6 @@ urlpatterns = [
     path("tables/<int:table_id>/", views.table, name="web-table"),
     path("hands/", views.hands, name="web-hands"),
     path("hands/<int:hand_id>/", views.hand_replayer, name="web-hand"),
+    path("fairness/", views.fairness, name="web-fairness"),
     path(f"{settings.STATIC_URL.strip('/')}/<path:path>", views.static, name="web-static"),
 ]

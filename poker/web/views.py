@@ -39,6 +39,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+def fairness(request: HttpRequest) -> HttpResponse:
+    """How deals are proven fair, a form to verify any deal in the browser, the player's
+    client seed, and with ``?hand=<id>`` that hand's proof (``fairness.js`` fetches it)."""
+    hand = request.GET.get("hand", "")
+    hand_id = int(hand) if hand.isdigit() and len(hand) < 19 else None
+    return render(request, "poker/fairness.html", {"hand_id": hand_id})
+
+
+@ensure_csrf_cookie
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     """The live table; the view embedded is the caller's own (their cards only)."""
     if not Table.objects.filter(pk=table_id).exists():
