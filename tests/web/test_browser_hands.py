@@ -10,6 +10,7 @@ from handhistory.exports.records import Viewer, hand_records
 from handhistory.models import PlayerHandResult
 from handhistory.readable import readable_hand
 from poker.models import Hand
+from poker.privacy import seed_may_be_public
 from poker.services import table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key, play_random_hands
@@ -129,6 +130,17 @@ def test_a_player_replays_a_hand_from_my_hands_step_by_step(table, player, monke
         assert width[0] <= width[1], f"the replayer is {width[0]} px wide on {width[1]} px"
         page.screenshot(path=str(ARTIFACTS / "replayer-390.png"), full_page=True)
         page.set_viewport_size(DESKTOP)
+        # The deal's proof under the replayer (fairness.js on the page's #fairness section):
+        # the commitment the hand started with, and the deal verified in the browser when
+        # everyone showed (else the seed stays secret and the page says why).
+        expect(page.get_by_test_id("fairness-commitment")).to_contain_text(
+            record.started.deck_commitment
+        )
+        if seed_may_be_public(record.events):
+            page.get_by_test_id("fairness-verify").click()
+            expect(page.get_by_test_id("fairness-verdict")).to_contain_text("Verified")
+        else:
+            expect(page.get_by_test_id("fairness-withheld")).to_be_visible()
         # The slider goes anywhere: back to the start.
         page.get_by_test_id("step-range").fill("0")
         expect(root).to_have_attribute("data-step", "0")
