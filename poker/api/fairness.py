@@ -8,7 +8,12 @@ from typing import Any
 
 from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -27,8 +32,15 @@ _HEX = re.compile(r"\A[0-9a-fA-F]*\Z")
 _MAX_NONCE = 2**64 - 1
 
 
+@extend_schema_field(
+    {"type": "string", "pattern": "^[ -~]*$", "maxLength": fairness.CLIENT_SEED_MAX}
+)
+class _ClientSeedField(StrictCharField):
+    """A client seed as the schema states it: printable ASCII (the service's rule)."""
+
+
 class ClientSeedSerializer(StrictSerializer):
-    seed = StrictCharField(
+    seed = _ClientSeedField(
         max_length=fairness.CLIENT_SEED_MAX,
         allow_blank=True,
         trim_whitespace=False,

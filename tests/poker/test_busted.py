@@ -49,9 +49,12 @@ def _counts():
 
 
 def test_a_busted_player_is_sat_out_not_dealt_in_and_can_rebuy_and_play_again(table, player):
-    t = table(min_buy_in=2_000, max_buy_in=20_000)
-    users = [player(), player(), player()]
-    for u, buy_in in zip(users, (2_000, 20_000, 20_000), strict=True):
+    # The others sit 1,000 times deeper: calling every shove, they could be busted by the
+    # short stack only if it won seven all-ins in a row (about 1 in 2,000; at 10 times
+    # deeper, three in a row: 1 in 27, which made this test flaky).
+    t = table(min_buy_in=1_000, max_buy_in=1_000_000)
+    users = [player(), player(amount=1_000_000), player(amount=1_000_000)]
+    for u, buy_in in zip(users, (1_000, 1_000_000, 1_000_000), strict=True):
         table_sit(table_id=t.pk, player_id=u.pk, buy_in=buy_in, key=key(), actor=actor_for(u))
     bust = users[0]
 
@@ -100,4 +103,4 @@ def test_a_busted_player_is_sat_out_not_dealt_in_and_can_rebuy_and_play_again(ta
     stakes = [
         Account.objects.get(pk=s.stake_account_id).balance for s in Seat.objects.filter(table=t)
     ]
-    assert sum(stakes) == 2_000 + 20_000 + 20_000 + 5_000
+    assert sum(stakes) == 1_000 + 1_000_000 + 1_000_000 + 5_000

@@ -45,6 +45,11 @@ class _Session:
             self.browser, self.base, user, table_id, self.errors, viewport=viewport
         )
         self.pages.append(page)
+        # The page's buttons act over the WebSocket: wait until it is live, as a player
+        # waits for "live" (on a loaded machine it can open after the buttons show).
+        from playwright.sync_api import expect
+
+        expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
         return page
 
 
