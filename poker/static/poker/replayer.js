@@ -15,7 +15,8 @@
 
   const SUIT_SYMBOL = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
   const SUIT_NAME = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
-  const NARROW = window.matchMedia("(max-width: 640px)");
+  // The felt's geometry (felt.js), the live table's.
+  const { NARROW, seatPosition, placeChips } = window.PokerFelt;
 
   const players = {};
   for (const p of hand.players) players[p.seat] = p;
@@ -60,61 +61,6 @@
   function fillCards(container, list) {
     container.replaceChildren(...list.map(cardNode));
     container.setAttribute("data-cards", list.join(""));
-  }
-
-  function seatPosition(index, count) {
-    // As on the live table: index 0 (the viewer, or seat 1) at the bottom, then clockwise.
-    const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-    const rx = NARROW.matches ? 40 : 44;
-    const ry = NARROW.matches ? 41 : 37;
-    return { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
-  }
-
-  /** Each bet chip and the dealer button between its seat and the centre, clear of the
-   * seat's box (the live table's rule, table.js placeChips). */
-  function placeChips(container) {
-    const felt = container.getBoundingClientRect();
-    if (!felt.width) return;
-    const cx = felt.width / 2;
-    const cy = felt.height / 2;
-    const GAP = 6;
-    for (const seat of container.querySelectorAll(".seat")) {
-      const number = seat.getAttribute("data-seat");
-      const box = seat.getBoundingClientRect();
-      const sx = box.left - felt.left + box.width / 2;
-      const sy = box.top - felt.top + box.height / 2;
-      const len = Math.hypot(cx - sx, cy - sy) || 1;
-      const ux = (cx - sx) / len;
-      const uy = (cy - sy) / len;
-      const clear = (w, h) =>
-        Math.min(
-          Math.abs(ux) > 1e-6 ? (box.width / 2 + w / 2 + GAP) / Math.abs(ux) : Infinity,
-          Math.abs(uy) > 1e-6 ? (box.height / 2 + h / 2 + GAP) / Math.abs(uy) : Infinity,
-        );
-      let along = 0;
-      const bet = container.querySelector(`.bet[data-seat="${number}"]`);
-      if (bet) {
-        const b = bet.getBoundingClientRect();
-        along = clear(b.width, b.height);
-        bet.style.left = `${sx + ux * along}px`;
-        bet.style.top = `${sy + uy * along}px`;
-      }
-      const dealer = container.querySelector(`.dealer[data-seat="${number}"]`);
-      if (dealer) {
-        const d = dealer.getBoundingClientRect();
-        const beside = bet ? bet.getBoundingClientRect().width / 2 : d.width / 2;
-        const side = beside + d.width / 2 + GAP;
-        let at = bet ? along : clear(d.width, d.height);
-        const x = () => sx + ux * at - uy * side;
-        const y = () => sy + uy * at + ux * side;
-        const touches = () =>
-          Math.abs(x() - sx) < box.width / 2 + d.width / 2 + GAP &&
-          Math.abs(y() - sy) < box.height / 2 + d.height / 2 + GAP;
-        for (let i = 0; i < 40 && touches(); i++) at += 2;
-        dealer.style.left = `${x()}px`;
-        dealer.style.top = `${y()}px`;
-      }
-    }
   }
 
   function renderSeats(step) {
