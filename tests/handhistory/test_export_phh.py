@@ -19,7 +19,7 @@ from poker.engine import phh_cli
 from poker.engine.events import AntePosted, PotAwarded, RakeTaken, UncalledBetReturned
 from poker.models import Hand, Seat
 from poker.services import table_sit
-from tests.poker.conftest import actor_for, key, play_random_hands
+from tests.poker.conftest import actor_for, key, play_hands_with_rebuys, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,7 +62,7 @@ def played_hands(make_table: Any, make_player: Any, *, hands: int, seed: int | N
         play_random_hands(t, users, 0, Fold())  # counts the hand under way: ends it only
         play_random_hands(t, users, hands, Shove())
     else:
-        play_random_hands(t, users, hands, random.Random(seed))
+        play_hands_with_rebuys(t, users, BUY_INS, hands, random.Random(seed))
     ids = list(
         Hand.objects.filter(table=t, ended_at__isnull=False)
         .order_by("number")

@@ -84,3 +84,26 @@ def play_random_hands(t, users, hands, rng):
         table_act(table_id=t.pk, player_id=actor_id, action=choice, amount=amount, key=key(),
                   actor=actor_for(by_id[actor_id]))  # fmt: skip
         actions += 1
+
+
+def play_hands_with_rebuys(t, users, buy_ins, hands, rng):
+    """Random legal actions until ``hands`` hands have ended at ``t``; a player who busts
+    rebuys their buy-in and sits in again, as people do (the deck is shuffled afresh each
+    run, so without rebuys a table could stop after any number of hands)."""
+    from poker.models import Hand, Seat
+    from poker.services import table_sit_in, table_top_up
+
+    finished = Hand.objects.filter(table=t, ended_at__isnull=False)
+    for _ in range(hands):  # each round ends at least one hand, or nobody could play
+        if (done := finished.count()) >= hands:
+            break
+        play_random_hands(t, users, hands - done, rng)
+        if finished.count() >= hands:
+            break
+        for user, buy_in in zip(users, buy_ins, strict=True):
+            seat = Seat.objects.get(table=t, player=user)
+            if seat.stake_account.balance == 0:
+                table_top_up(table_id=t.pk, player_id=user.pk, amount=buy_in, key=key(),
+                             actor=actor_for(user))  # fmt: skip
+                table_sit_in(table_id=t.pk, player_id=user.pk, key=key(), actor=actor_for(user))
+    assert finished.count() >= hands, "the table stopped dealing"
