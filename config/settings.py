@@ -263,6 +263,8 @@ SPECTACULAR_SETTINGS = {
     # Serve Swagger UI's assets ourselves: the docs work with no internet access.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Several models have a "status": each choice set gets its own name.
+    "ENUM_NAME_OVERRIDES": {"CaseStatusEnum": "fraud.models.Case.Status"},
 }
 
 # --- i18n / static ------------------------------------------------------------------

@@ -16,23 +16,13 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
+from core.admin import ReadOnlyAdmin
 from core.errors import DomainError
 from handhistory.exports import FORMATS
 from handhistory.exports.filters import ExportFilters, parse_when
 from handhistory.models import Event, ExportJob, HandSummary, PlayerHandResult
 from handhistory.selectors import export_job_download
 from handhistory.services import export_job_create
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Event)

@@ -20,6 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.views.decorators.csrf import csrf_protect
 
+from core.admin import ReadOnlyAdmin
 from core.errors import DomainError
 from handhistory.store import stream_events
 from poker.engine.events import event_from_dict, redact
@@ -167,7 +168,7 @@ def _render_timeline(hand: Hand) -> SafeString:
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class HandAdmin(ReadOnlyAdmin):
     list_display = ("id", "table", "number", "started_at", "ended_at")
     list_filter = ("table",)
     search_fields = ("=id", "table__name")
@@ -179,12 +180,3 @@ class HandAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     @admin.display(description="event timeline")
     def timeline(self, obj: Hand) -> SafeString:
         return _render_timeline(obj)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

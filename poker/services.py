@@ -46,6 +46,7 @@ from poker.hands import remember
 from poker.models import Hand, Seat, Table, TableCommand, Variant, new_server_seed_hex
 from poker.privacy import viewable
 from poker.selectors import public_view
+from wallet.restrictions import restriction_check
 
 
 class TableError(DomainError):
@@ -812,6 +813,7 @@ def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> di
             raise TableError(
                 f"Seat {seat.number} is {seat.state}, not sitting out.", code="not_sitting_out"
             )
+        restriction_check(user_id=player_id, action="play")
         if seat.stake_account.balance == 0:
             raise TableError(
                 f"Seat {seat.number} has no chips: top up (rebuy) first, then sit in.",

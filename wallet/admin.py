@@ -7,24 +7,26 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 
+from core.admin import ReadOnlyAdmin as ReadOnly
 from core.errors import DomainError
 from ledger.models import Account
 from wallet import services
-from wallet.models import Adjustment, Deposit, IdempotencyRecord, WebhookEvent, Withdrawal
-
-
-class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+from wallet.models import (
+    Adjustment,
+    Correction,
+    Deposit,
+    IdempotencyRecord,
+    Restriction,
+    WebhookEvent,
+    Withdrawal,
+)
+from wallet.restrictions import restriction_lift
 
 
 @admin.register(Deposit)
@@ -137,3 +139,55 @@ class WebhookEventAdmin(ReadOnly):
 @admin.register(IdempotencyRecord)
 class IdempotencyRecordAdmin(ReadOnly):
     list_display = ("user", "endpoint", "key", "status_code", "created_at")
+
+
+@admin.register(Correction)
+class CorrectionAdmin(ReadOnly):
+    list_display = ("id", "created_at", "from_account", "to_account", "amount", "currency",
+                    "created_by", "reason")  # fmt: skip
+
+
+class LiftForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=4000)
+
+
+@admin.register(Restriction)
+class RestrictionAdmin(ReadOnly):
+    """Holds on accounts; staff lift one with a reason (the row keeps who and why)."""
+
+    list_display = ("id", "user", "kind", "source", "created_at", "created_by", "lifted_at",
+                    "lifted_by")  # fmt: skip
+    list_filter = ("kind", ("lifted_at", admin.EmptyFieldListFilter))
+    search_fields = ("user__username", "=user__id", "source")
+    list_select_related = ("user", "created_by", "lifted_by")
+    readonly_fields = ("user", "kind", "source", "reason", "created_at", "created_by",
+                       "lifted_at", "lifted_by", "lift_reason")  # fmt: skip
+
+    def get_urls(self) -> list[URLPattern]:
+        own = [path("<int:restriction_id>/lift/", self.admin_site.admin_view(self.lift_view),
+                    name="wallet_restriction_lift")]  # fmt: skip
+        return own + super().get_urls()
+
+    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
+                    extra_context: dict[str, Any] | None = None) -> Any:  # fmt: skip
+        restriction = Restriction.objects.filter(pk=object_id).first()
+        extra = {"lift_url": reverse("admin:wallet_restriction_lift", args=[object_id])
+                 if restriction is not None and restriction.lifted_at is None else None}  # fmt: skip
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
+
+    def lift_view(self, request: HttpRequest, restriction_id: int) -> HttpResponse:
+        if not request.user.is_staff or not self.has_view_permission(request):
+            raise PermissionDenied
+        form = LiftForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                restriction_lift(restriction_id=restriction_id, by=request.user,  # type: ignore[arg-type]
+                                 reason=form.cleaned_data["reason"])  # fmt: skip
+            except DomainError as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(request, f"Restriction {restriction_id} lifted.")
+                return HttpResponseRedirect(reverse("admin:wallet_restriction_changelist"))
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta,
+                   "title": f"Lift restriction {restriction_id}", "form": form}  # fmt: skip
+        return TemplateResponse(request, "admin/wallet/restriction/lift.html", context)

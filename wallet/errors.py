@@ -65,3 +65,17 @@ class IdempotencyConflict(Conflict):
     """The same derived id (Idempotency-Key) was used for a different request."""
 
     default_code = "idempotency_key_reused"
+
+
+class AccountRestricted(DomainError):
+    """The account is held (e.g. frozen after a fraud review): the action is refused.
+
+    The message never says why beyond "under review": the detail is for staff.
+    """
+
+    status = 403
+    default_code = "account_restricted"
+
+
+class RestrictionNotActive(Conflict):
+    default_code = "restriction_not_active"

@@ -115,6 +115,34 @@ class Adjustment(models.Model):
         return f"adjustment {self.amount} on {self.account_id}"
 
 
+class Correction(models.Model):
+    """Money moved back from one player to another by staff (e.g. after confirmed chip
+    dumping): one ledger transfer between their cash accounts, with who did it and why."""
+
+    id = models.UUIDField(primary_key=True)
+    from_account = models.ForeignKey("ledger.Account", on_delete=models.PROTECT, related_name="+")
+    to_account = models.ForeignKey("ledger.Account", on_delete=models.PROTECT, related_name="+")
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=8)
+    reason = models.TextField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    transfer_id = models.UUIDField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_correction_amount_gt_0"),
+            models.CheckConstraint(condition=~Q(reason=""), name="wallet_correction_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"correction {self.amount} {self.currency} {self.from_account_id}->{self.to_account_id}"
+        )
+
+
 class IdempotencyRecord(models.Model):
     """A stored API response per (user, endpoint, Idempotency-Key); see core.idempotency."""
 
@@ -135,3 +163,53 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.endpoint} {self.key}"
+
+
+class Restriction(models.Model):
+    """A hold on what a player may do with money, imposed by staff or a process and lifted
+    by staff: never edited otherwise, so the rows are the account's history of holds.
+
+    What each kind blocks is ``wallet.restrictions.BLOCKS``; the checks sit where money
+    moves (withdrawals, buy-ins and top-ups at the tables) and where a seated player is
+    dealt back in.
+    """
+
+    class Kind(models.TextChoices):
+        FRAUD_FREEZE = "fraud_freeze", "Frozen (confirmed fraud case)"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    #: What imposed it (e.g. ``fraud_case:12``): one active restriction per user and source,
+    #: so imposing again is a no-op.
+    source = models.CharField(max_length=64)
+    reason = models.TextField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    lift_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "source"],
+                condition=Q(lifted_at__isnull=True),
+                name="wallet_restriction_one_active_per_source",
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="wallet_restriction_has_reason"),
+        ]
+        # The check on every buy-in and withdrawal: a player's active holds.
+        indexes = [
+            models.Index(
+                fields=["user"], condition=Q(lifted_at__isnull=True), name="wallet_restr_active"
+            )
+        ]
+
+    def __str__(self) -> str:
+        state = "lifted" if self.lifted_at else "active"
+        return f"{self.kind} on {self.user_id} ({state})"

@@ -57,7 +57,8 @@ from wallet.errors import (
     WithdrawalNotPending,
 )
 from wallet.gateways import gateway_get
-from wallet.models import Adjustment, Deposit, WebhookEvent, Withdrawal
+from wallet.models import Adjustment, Correction, Deposit, WebhookEvent, Withdrawal
+from wallet.restrictions import restriction_check
 
 _NS = uuid.UUID("0b5e7f3a-8c1d-4e2f-9a6b-7c3d2e1f0a9b")
 PLAY_MONEY = "CHIPS"
@@ -345,6 +346,7 @@ def withdrawal_request(
     existing = Withdrawal.objects.filter(pk=withdrawal_id).first()
     if existing is not None:
         return _same_request(existing, **expected)  # type: ignore[no-any-return]
+    restriction_check(user_id=user.pk, action="withdraw")
     minimum = int(settings.WALLET_WITHDRAWAL_MIN)
     if amount < minimum:
         raise WithdrawalBelowMinimum(
@@ -481,6 +483,8 @@ def _seat_transfer(
     under ``code``, referencing the seat, idempotent by ``transfer_id``.
     """
     _require_caller_transaction()
+    if to_seat:
+        restriction_check(user_id=user_id, action="play")
     player = player_account(user_id=user_id, currency=currency)
     seat = seat_account(seat_ref=seat_ref, currency=currency)
     debit, credit = (player, seat) if to_seat else (seat, player)
@@ -612,6 +616,16 @@ def hand_settle(
 # --- staff adjustments -------------------------------------------------------------
 
 
+def _staff_reason(staff_user: AbstractBaseUser, reason: str, *, what: str, verb: str) -> str:
+    """The stripped reason of a staff money correction; refuses non-staff and no reason."""
+    if not getattr(staff_user, "is_staff", False):
+        raise InvalidRequest(f"Only staff may {verb} balances.", code="permission_denied")
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidRequest(f"{what} needs a reason.", code="reason_required")
+    return reason
+
+
 def adjustment_create(
     *,
     staff_user: AbstractBaseUser,
@@ -623,11 +637,7 @@ def adjustment_create(
     """A correcting transfer between ``account_id`` and the house adjustments account:
     ``amount > 0`` credits the account, ``< 0`` debits it. Reason mandatory; the staff
     member is recorded on the adjustment and in the transfer's metadata."""
-    if not getattr(staff_user, "is_staff", False):
-        raise InvalidRequest("Only staff may adjust balances.", code="permission_denied")
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidRequest("An adjustment needs a reason.", code="reason_required")
+    reason = _staff_reason(staff_user, reason, what="An adjustment", verb="adjust")
     if type(amount) is not int or amount == 0:
         raise InvalidAmount(
             f"amount must be a non-zero integer, got {amount!r}.", value=repr(amount)
@@ -663,3 +673,51 @@ def adjustment_create(
             created_by=staff_user,
             transfer_id=transfer_id,
         )
+
+
+def correction_create(
+    *,
+    staff_user: AbstractBaseUser,
+    from_user_id: int,
+    to_user_id: int,
+    amount: object,
+    currency: object,
+    reason: str,
+    correction_id: uuid.UUID,
+) -> Correction:
+    """Moves ``amount`` from one player's cash to another's as one ledger transfer (code
+    ``correction``) with the reason and the staff member in its metadata. Idempotent by
+    ``correction_id``: the same id returns the first correction and moves nothing more."""
+    reason = _staff_reason(staff_user, reason, what="A correction", verb="correct")
+    amount = amount_validate(amount)
+    currency = currency_validate(currency)
+    if from_user_id == to_user_id:
+        raise InvalidRequest("A correction moves money between two players.", code="same_player")
+    existing = Correction.objects.filter(pk=correction_id).first()
+    if existing is not None:
+        return existing
+    source = player_account(user_id=from_user_id, currency=currency)
+    target = player_account(user_id=to_user_id, currency=currency)
+    transfer_id = derived_id("correction", correction_id)
+    try:
+        with transaction.atomic(durable=True):
+            ledger_post_transfers_in_transaction(
+                transfers=[
+                    TransferRequest(
+                        id=transfer_id,
+                        debit_account_id=source.pk,
+                        credit_account_id=target.pk,
+                        amount=amount,
+                        currency=currency,
+                        code="correction",
+                        reference=f"correction:{correction_id}",
+                        metadata={"by": staff_user.pk, "reason": reason},
+                    )
+                ]
+            )
+            return Correction.objects.create(
+                id=correction_id, from_account=source, to_account=target, amount=amount,
+                currency=currency, reason=reason, created_by=staff_user, transfer_id=transfer_id,
+            )  # fmt: skip
+    except IntegrityError:  # the same correction raced us and won
+        return Correction.objects.get(pk=correction_id)

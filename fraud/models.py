@@ -1,0 +1,103 @@
+"""Fraud review: cases put in front of staff, and the append-only log of what was done.
+
+A ``Case`` is one suspected pair or ring with its score, kinds and evidence, as the last
+analysis found it; staff move it through open -> reviewing -> confirmed / dismissed.
+Every change (by the analysis or by a person) is a ``CaseLogEntry``; the database
+refuses to update or delete those (migration triggers), so the review history cannot be
+rewritten. Nothing here refers to money or hands except by id: fraud never changes a
+hand or a transfer.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Case(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        REVIEWING = "reviewing", "Reviewing"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISMISSED = "dismissed", "Dismissed"
+
+    class Kind(models.TextChoices):
+        CHIP_DUMPING = "chip_dumping", "Chip dumping"
+        SOFT_PLAY = "soft_play", "Soft play"
+        CARD_SHARING = "card_sharing", "Card sharing"
+        RING = "ring", "Ring"
+
+    #: Statuses the analysis still updates (and in which a subject has one case at most).
+    LIVE = (Status.OPEN, Status.REVIEWING)
+
+    #: ``pair:<a>-<b>`` or ``ring:<a>-<b>-<c>...``, user ids ascending: who the case is about.
+    subject = models.CharField(max_length=255)
+    players = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="+")
+    kinds = models.JSONField(help_text="The schemes found, strongest first.")
+    score = models.FloatField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    assignee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    hands_together = models.PositiveIntegerField(default=0)
+    #: {kind: {feature: {"value": x, "baseline": y}}}: the pair against the room.
+    features = models.JSONField(default=dict)
+    #: [{"hand_id", "kind", "weight", "reason"}], the decisive hands, heaviest first.
+    evidence = models.JSONField(default=list)
+    #: [{"from": user id, "to": user id, "big_blinds": x, "amounts": {currency: minor units}}]:
+    #: the net chips that went from one player to the other in their hands together.
+    chip_flow = models.JSONField(default=list)
+    #: [{"a", "b", "score", "kinds"}]: the scored pairs inside a ring (a pair case: itself).
+    pairs = models.JSONField(default=list)
+    #: Shared addresses and devices: context for the reviewer, never a verdict.
+    context = models.JSONField(default=dict)
+    #: The score when staff last dismissed it: the analysis reopens a dismissed subject only
+    #: as a new case, when its score has grown well past this.
+    dismissed_score = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-score", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["subject"],
+                condition=Q(status__in=["open", "reviewing"]),
+                name="fraud_case_one_live_per_subject",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "-score"], name="fraud_case_queue")]
+
+    def __str__(self) -> str:
+        return f"case {self.pk} {self.subject} ({', '.join(self.kinds)}; {self.status})"
+
+
+class CaseLogEntry(models.Model):
+    """One thing done to a case, by the analysis (``actor`` null) or a staff member."""
+
+    class Action(models.TextChoices):
+        OPENED = "opened", "Opened by the analysis"
+        RESCORED = "rescored", "Rescored by the analysis"
+        ASSIGNED = "assigned", "Assigned"
+        NOTED = "noted", "Note"
+        REVIEWING = "reviewing", "Review started"
+        DISMISSED = "dismissed", "Dismissed"
+        CONFIRMED = "confirmed", "Confirmed"
+        FROZEN = "frozen", "Accounts frozen"
+        CORRECTED = "corrected", "Money corrected"
+
+    case = models.ForeignKey(Case, on_delete=models.PROTECT, related_name="log")
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    action = models.CharField(max_length=12, choices=Action.choices)
+    text = models.TextField(blank=True)
+    data = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"case {self.case_id}: {self.action} by {self.actor_id or 'analysis'}"
