@@ -101,3 +101,102 @@ class CaseLogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"case {self.case_id}: {self.action} by {self.actor_id or 'analysis'}"
+
+
+# --- the analysis's aggregates -------------------------------------------------------------
+#
+# Additive counters, one row per ordered pair of players (player toward partner), summed
+# over every hand analysed: the rows of two chunks add up, so chunks run anywhere in any
+# order. ``IngestedHand`` says which hands are counted (each once: running the analysis
+# twice over the same hands changes nothing). See fraud.features for what each means.
+
+
+class PairStat(models.Model):
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    partner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    hands = models.PositiveIntegerField(default=0)
+    #: Big blinds from player to partner, all-in luck removed (negative: the other way).
+    ev_net = models.FloatField(default=0.0)
+    ev_net_sq = models.FloatField(default=0.0)
+    soft_opp = models.PositiveIntegerField(default=0)
+    soft_agg = models.PositiveIntegerField(default=0)
+    fold_opp = models.PositiveIntegerField(default=0)
+    fold_cnt = models.PositiveIntegerField(default=0)
+    #: Preflop folds while the partner was still to act: the sum of (partner stronger - its
+    #: chance) and of its variance (fraud.features: the card-sharing test).
+    share_t = models.FloatField(default=0.0)
+    share_v = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "partner"], name="fraud_pairstat_pair")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} toward {self.partner_id}: {self.hands} hands"
+
+
+class PairEvidence(models.Model):
+    """A hand that weighs for a scheme between two players, with the reason in words."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    partner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    kind = models.CharField(max_length=16, choices=Case.Kind.choices)
+    hand = models.ForeignKey(
+        "poker.Hand", on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    weight = models.FloatField()
+    reason = models.TextField()
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["player", "partner", "kind", "-weight"], name="fraud_evidence_pair"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} in hand {self.hand_id}: {self.player_id} toward {self.partner_id}"
+
+
+class IngestedHand(models.Model):
+    """A hand whose facts are in the aggregates (each hand counted once)."""
+
+    hand = models.OneToOneField("poker.Hand", primary_key=True, on_delete=models.PROTECT,
+                                related_name="+")  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_id} counted"
+
+
+class AnalysisRun(models.Model):
+    """One run of the analysis: what it read, how far it is, what it found."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    rebuild = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    #: The highest hand id below which every finished hand was counted when it started.
+    watermark = models.BigIntegerField(default=0)
+    chunks_total = models.PositiveIntegerField(default=0)
+    chunks_done = models.PositiveIntegerField(default=0)
+    hands_total = models.PositiveIntegerField(default=0)
+    hands_done = models.PositiveIntegerField(default=0)
+    #: {"pairs_scored", "suspicions", "opened", "updated", "skipped", "seconds"...}
+    summary = models.JSONField(default=dict)
+    error = models.TextField(blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"analysis {self.pk} ({self.status}, {self.hands_done}/{self.hands_total} hands)"

@@ -1,0 +1,365 @@
+"""What one finished hand says about each pair of its players, with every card known.
+
+:func:`hand_facts` walks a hand's engine events once and returns, for every ordered pair
+(a, b) of players dealt in, what a did toward b:
+
+- ``ev_net``: the chips (in big blinds) that went from a to b, with all-in luck removed:
+  when the betting closed before the river, pots are shared by equity at that moment, not
+  by the run-out (all-in EV). Losses are attributed to the winners in proportion to their
+  gains. Chip dumping shows as a large one-way ``ev_net`` inside one pair.
+- heads-up decisions (only a and b left in the hand): ``soft_opp`` counts a's decisions
+  holding a strong hand (by a's own cards: ``STRONG``), ``soft_agg`` those where a bet or
+  raised; ``fold_opp`` counts a facing b's bet with a good hand (``GOOD``), ``fold_cnt``
+  those a folded. Soft play shows as little aggression and many
+  folds toward the partner, against the same player's play toward everyone else.
+- ``share_t`` / ``share_v``: the card-sharing test. At a's first preflop decision, for
+  each b dealt in who has not acted yet, if a folds: ``s - pi`` is added to ``share_t``
+  and ``pi (1 - pi)`` to ``share_v``, where s is 1 when b's hidden cards are stronger than
+  a's and pi the chance of that for a's starting hand against a random one. An honest
+  player's fold depends on their own cards and what they saw, never on b's hidden cards,
+  so ``share_t`` stays near 0 (z = share_t / sqrt(share_v) is a standard normal); a card
+  sharer folds when the partner is stronger and ``share_t`` grows with every such fold.
+  Conditioning on the exact starting hand (not a strength band) matters: within a band,
+  the weaker hands both fold more and meet stronger partners more, an honest correlation.
+
+Evidence: the hands that weigh most for each scheme, with the reason in words, for the
+reviewer. Everything here is pure (no query): the same events give the same facts.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from fraud.equity import (
+    HOLDEM,
+    Values,
+    chance_stronger,
+    heads_up,
+    percentiles,
+    preflop_strength,
+    shares,
+    street_values,
+)
+from poker.engine.cards import format_cards
+from poker.engine.events import (
+    AntePosted,
+    BetPlaced,
+    BlindPosted,
+    BoardDealt,
+    CardsMucked,
+    Event,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerCalled,
+    PlayerChecked,
+    PlayerFolded,
+    PotAwarded,
+    RaisedTo,
+    UncalledBetReturned,
+)
+
+#: A hand in the top 15% of what one could hold here is strong: an honest player bets or
+#: raises it against anyone, often. Strength is what the player knows from their own cards
+#: (``fraud.equity.percentiles``), not the equity against the partner's actual cards: that
+#: equity depends on how loosely the partner plays, and would make a loose player's every
+#: opponent look soft on them.
+STRONG = 0.85
+#: Facing a bet with a hand at least this good, an honest player folds less often.
+GOOD = 0.60
+#: Evidence floors: below these a hand is not worth a reviewer's time.
+DUMP_EVIDENCE_BB = 10.0
+SHARE_EVIDENCE_STRENGTH = 0.52
+SOFT_EVIDENCE_STRENGTH = 0.95
+
+STREETS = ("preflop", "flop", "turn", "river")
+_DECISIONS = (PlayerFolded, PlayerChecked, PlayerCalled, BetPlaced, RaisedTo)
+
+
+@dataclass(slots=True)
+class PairFacts:
+    """What a did toward b in the hands counted (additive: facts of hands add up)."""
+
+    hands: int = 0
+    ev_net: float = 0.0
+    ev_net_sq: float = 0.0
+    soft_opp: int = 0
+    soft_agg: int = 0
+    fold_opp: int = 0
+    fold_cnt: int = 0
+    share_t: float = 0.0
+    share_v: float = 0.0
+
+    def add(self, other: PairFacts) -> None:
+        self.hands += other.hands
+        self.ev_net += other.ev_net
+        self.ev_net_sq += other.ev_net_sq
+        self.soft_opp += other.soft_opp
+        self.soft_agg += other.soft_agg
+        self.fold_opp += other.fold_opp
+        self.fold_cnt += other.fold_cnt
+        self.share_t += other.share_t
+        self.share_v += other.share_v
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    player: int
+    partner: int
+    kind: str
+    hand_id: int
+    weight: float
+    reason: str
+
+
+@dataclass(slots=True)
+class HandFacts:
+    hand_id: int
+    pairs: dict[tuple[int, int], PairFacts] = field(default_factory=dict)
+    evidence: list[Evidence] = field(default_factory=list)
+
+
+def hand_facts(
+    *, hand_id: int, player_ids: Sequence[int], usernames: Sequence[str], events: Sequence[Event]
+) -> HandFacts:
+    """The facts of one finished hand (engine events with every card, in order)."""
+    return _Walk(hand_id, player_ids, usernames, events).run()
+
+
+class _Walk:
+    """One pass over a hand's events, keeping just what the facts need."""
+
+    def __init__(
+        self, hand_id: int, ids: Sequence[int], names: Sequence[str], events: Sequence[Event]
+    ) -> None:
+        self.hand_id, self.ids, self.names, self.events = hand_id, list(ids), list(names), events
+        started = events[0]
+        assert isinstance(started, HandStarted)
+        self.n = n = len(started.starting_stacks)
+        self.bb = float(max((*started.blinds_or_straddles, started.min_bet, 1)))
+        self.judged = started.variant in HOLDEM
+        self.facts = HandFacts(hand_id)
+        for a in range(n):
+            for b in range(n):
+                if a != b:
+                    self.facts.pairs[(self.ids[a], self.ids[b])] = PairFacts(hands=1)
+        self.holes: dict[int, tuple[int, ...]] = {}
+        self.board: list[int] = []
+        self.street = 0
+        self.live = set(range(n))
+        self.committed = [0] * n
+        self.street_commit = [0] * n
+        self.acted_preflop: set[int] = set()
+        self.last_aggressor: int | None = None
+        self.last_action_street = 0
+        self.won = [0] * n
+        #: per player: (chips added, street, players in the hand) of their biggest action
+        self.biggest: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+        self._values: dict[int, Values] = {}
+        self._strength: dict[int, list[float]] = {}
+
+    # --- equity, computed once per street when a decision needs it ------------------------
+
+    def values(self, street: int) -> Values | None:
+        if not self.judged or len(self.holes) < self.n:
+            return None
+        if street not in self._values:
+            board = self.board[: (0, 3, 4, 5)[street]]
+            holes = [self.holes[p] for p in range(self.n)]
+            self._values[street] = street_values(holes, board, seed=self.hand_id * 4 + street)
+        return self._values[street]
+
+    def name(self, p: int) -> str:
+        return self.names[p] if p < len(self.names) else str(self.ids[p])
+
+    # --- the walk -------------------------------------------------------------------------
+
+    def run(self) -> HandFacts:
+        for event in self.events:
+            if isinstance(event, _DECISIONS):
+                self.decide(event)
+            elif isinstance(event, HoleCardsDealt):
+                self.holes[event.player] = event.cards
+            elif isinstance(event, BoardDealt):
+                self.board.extend(event.cards)
+                self.street = event.street
+                self.street_commit = [0] * self.n
+                self.last_aggressor = None
+            elif isinstance(event, UncalledBetReturned):
+                self.committed[event.player] -= event.amount
+            elif isinstance(event, CardsMucked):
+                self.live.discard(event.player)
+            elif isinstance(event, PotAwarded):
+                for winner, amount in zip(event.winners, event.amounts, strict=True):
+                    self.won[winner] += amount
+            elif isinstance(event, (AntePosted, BlindPosted)):
+                self.put(event.player, event.amount)
+        self.settle()
+        return self.facts
+
+    def put(self, p: int, chips: int) -> None:
+        self.committed[p] += chips
+        self.street_commit[p] += chips
+
+    def decide(self, event: Event) -> None:
+        p: int = event.player  # type: ignore[attr-defined]
+        facing = max(self.street_commit) > self.street_commit[p]
+        aggressive = isinstance(event, (BetPlaced, RaisedTo))
+        if self.street == 0 and p not in self.acted_preflop:
+            self.preflop_fold(p, folded=isinstance(event, PlayerFolded))
+        if len(self.live) == 2 and p in self.live:
+            self.heads_up(p, event, facing=facing, aggressive=aggressive)
+        added = 0
+        if isinstance(event, PlayerFolded):
+            self.live.discard(p)
+        elif isinstance(event, PlayerCalled):
+            added = event.amount
+        elif isinstance(event, (BetPlaced, RaisedTo)):
+            added = event.amount - self.street_commit[p]
+            self.last_aggressor = p
+        if added > 0:
+            self.track_biggest(p, added)
+            self.put(p, added)
+        if self.street == 0:
+            self.acted_preflop.add(p)
+        self.last_action_street = self.street
+
+    def track_biggest(self, p: int, chips: int) -> None:
+        """Remembers the player's biggest single action and who was in then (evidence)."""
+        if chips > self.biggest.get(p, (0, 0, ()))[0]:
+            self.biggest[p] = (chips, self.street, tuple(sorted(self.live)))
+
+    def preflop_fold(self, p: int, *, folded: bool) -> None:
+        if not folded or not self.judged or p not in self.holes:
+            return
+        mine = preflop_strength(self.holes[p])
+        pi = chance_stronger(self.holes[p])
+        for q in self.live:
+            if q == p or q in self.acted_preflop or q not in self.holes:
+                continue
+            theirs = preflop_strength(self.holes[q])
+            if theirs == mine:
+                continue
+            facts = self.facts.pairs[(self.ids[p], self.ids[q])]
+            facts.share_t += (theirs > mine) - pi
+            facts.share_v += pi * (1.0 - pi)
+            if theirs > mine and mine >= SHARE_EVIDENCE_STRENGTH:
+                self.facts.evidence.append(Evidence(self.ids[p], self.ids[q], "card_sharing",
+                    self.hand_id, mine, f"{self.name(p)} folded {format_cards(self.holes[p])} "
+                    f"preflop (a hand winning {mine:.0%} against a random one) before "
+                    f"{self.name(q)}, who held the stronger {format_cards(self.holes[q])}, had "
+                    "acted."))  # fmt: skip
+
+    def strength(self, street: int) -> list[float] | None:
+        if not self.judged or len(self.holes) < self.n:
+            return None
+        if street not in self._strength:
+            board = self.board[: (0, 3, 4, 5)[street]]
+            holes = [self.holes[p] for p in range(self.n)]
+            self._strength[street] = percentiles(holes, board, seed=self.hand_id * 4 + street)
+        return self._strength[street]
+
+    def heads_up(self, p: int, event: Event, *, facing: bool, aggressive: bool) -> None:
+        q = next(x for x in self.live if x != p)
+        strength = self.strength(self.street)
+        if strength is None:
+            return
+        mine = strength[p]
+        facts = self.facts.pairs[(self.ids[p], self.ids[q])]
+        if mine >= STRONG:
+            facts.soft_opp += 1
+            if aggressive:
+                facts.soft_agg += 1
+            elif mine >= SOFT_EVIDENCE_STRENGTH:
+                what = "folded" if isinstance(event, PlayerFolded) else (
+                    "called" if facing else "checked")  # fmt: skip
+                self.soft_evidence(p, q, mine, what)
+        if facing and self.last_aggressor == q and mine >= GOOD:
+            facts.fold_opp += 1
+            if isinstance(event, PlayerFolded):
+                facts.fold_cnt += 1
+
+    def soft_evidence(self, p: int, q: int, mine: float, what: str) -> None:
+        values = self.values(self.street)
+        odds = f", {heads_up(values, p, q):.0%} to win" if values is not None else ""
+        self.facts.evidence.append(Evidence(self.ids[p], self.ids[q], "soft_play", self.hand_id,
+            mine, f"{self.name(p)} held {format_cards(self.holes[p])} (better than {mine:.0%} "
+            f"of hands{odds}) heads-up against {self.name(q)}'s "
+            f"{format_cards(self.holes[q])} and {what} on the {STREETS[self.street]}."))  # fmt: skip
+
+    # --- the money --------------------------------------------------------------------------
+
+    def settle(self) -> None:
+        """Each pair's chip flow, by equity where the board ran out after the betting."""
+        expected = [float(w) for w in self.won]
+        ran_out = len(self.live) >= 2 and self.last_action_street < len(self.board_streets()) - 1
+        values = self.values(self.last_action_street) if ran_out else None
+        if values is not None:
+            expected = self.expected_won(values)
+        net = [expected[p] - self.committed[p] for p in range(self.n)]
+        gains = sum(x for x in net if x > 0)
+        if gains <= 0:
+            return
+        flow = {}  # (loser, winner) -> chips
+        for p in range(self.n):
+            if net[p] >= 0:
+                continue
+            for q in range(self.n):
+                if net[q] > 0:
+                    flow[(p, q)] = -net[p] * net[q] / gains
+        for a in range(self.n):
+            for b in range(self.n):
+                if a == b:
+                    continue
+                x = (flow.get((a, b), 0.0) - flow.get((b, a), 0.0)) / self.bb
+                facts = self.facts.pairs[(self.ids[a], self.ids[b])]
+                facts.ev_net += x
+                facts.ev_net_sq += x * x
+                if x >= DUMP_EVIDENCE_BB:
+                    self.dump_evidence(a, b, x, ran_out)
+
+    def board_streets(self) -> list[int]:
+        return [s for s, size in enumerate((0, 3, 4, 5)) if len(self.board) >= size]
+
+    def expected_won(self, values: Values) -> list[float]:
+        """Each player's pot winnings by equity: side pots layered by the live players'
+        commitments, scaled by what was awarded (the rake)."""
+        live = sorted(self.live)
+        awarded = sum(self.won)
+        total = sum(self.committed)
+        out = [0.0] * self.n
+        floor = 0
+        for level in sorted({self.committed[p] for p in live}):
+            layer = sum(min(max(c - floor, 0), level - floor) for c in self.committed)
+            eligible = [p for p in live if self.committed[p] >= level]
+            for p, share in shares(values, eligible).items():
+                out[p] += layer * share
+            floor = level
+        scale = awarded / total if total else 0.0
+        return [x * scale for x in out]
+
+    def dump_evidence(self, a: int, b: int, bb: float, ran_out: bool) -> None:
+        chips, street, live = self.biggest.get(a, (0, 0, ()))
+        how = ""
+        if chips:
+            values = self.values(street) if a in live else None
+            odds = f" with {shares(values, live)[a]:.0%} equity" if values is not None else ""
+            how = f"; {self.name(a)}'s biggest bet was {chips / self.bb:.1f} bb on the " \
+                  f"{STREETS[street]}{odds}"  # fmt: skip
+        cards = ""
+        if a in self.holes and b in self.holes:
+            cards = f" ({format_cards(self.holes[a])} against {format_cards(self.holes[b])})"
+        luck = " by all-in equity" if ran_out else ""
+        self.facts.evidence.append(Evidence(self.ids[a], self.ids[b], "chip_dumping",
+            self.hand_id, bb, f"{self.name(a)} lost {bb:.1f} bb to {self.name(b)}{luck}"
+            f"{cards}{how}."))  # fmt: skip
+
+
+def aggregate(facts: Iterable[HandFacts]) -> dict[tuple[int, int], PairFacts]:
+    """The facts of many hands summed per ordered pair (what the aggregates store)."""
+    pairs: dict[tuple[int, int], PairFacts] = defaultdict(PairFacts)
+    for hand in facts:
+        for key, pair in hand.pairs.items():
+            pairs[key].add(pair)
+    return dict(pairs)

@@ -1,0 +1,70 @@
+"""The detectors on a small hand-built room (fraud.detect.score_pairs): pure, no database.
+
+Eleven bots share a 6-max table for 3,000 hands: a chip-dumping pair, a soft-playing pair,
+a card-sharing pair, two honest friends who both play hard (against each other too), a
+tight-passive player who rarely raises anyone, and honest regulars.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fraud.detect import CASE_Z, score_pairs
+from fraud.features import aggregate
+from fraud.models import Case
+from tests.fraud.rooms import Bot, play_room
+
+DUMPER, TAKER = 1, 2
+SOFT = (3, 4)
+SHARERS = (5, 6)
+FRIENDS = (7, 8)
+TIGHT_PASSIVE = 9
+
+
+@pytest.fixture(scope="module")
+def scores():
+    bots = [Bot(i, threshold=0.45 + 0.02 * (i % 5), aggression=0.4 + 0.1 * (i % 5))
+            for i in range(1, 12)]  # fmt: skip
+    by_id = {b.id: b for b in bots}
+    for a, b, scheme_a, scheme_b in ((DUMPER, TAKER, "dump", "take"), (*SOFT, "soft", "soft"),
+                                     (*SHARERS, "share", "share")):  # fmt: skip
+        by_id[a].scheme, by_id[a].partner = scheme_a, b
+        by_id[b].scheme, by_id[b].partner = scheme_b, a
+    for friend in FRIENDS:
+        by_id[friend].aggression = 0.9
+    by_id[TIGHT_PASSIVE].aggression, by_id[TIGHT_PASSIVE].threshold = 0.03, 0.55
+    ranked = score_pairs(aggregate(play_room(bots, hands=3_000, seed=2013)))
+    return {(s.a, s.b): s for s in ranked}
+
+
+def test_a_pair_that_dumps_chips_is_found_with_the_flow_from_the_dumper(scores):
+    pair = scores[(DUMPER, TAKER)]
+    assert pair.z[Case.Kind.CHIP_DUMPING] >= CASE_Z
+    assert pair.flow_bb > 0  # from the dumper (a) to the taker (b)
+
+
+def test_a_pair_that_spares_each_other_is_found_as_soft_play(scores):
+    assert scores[SOFT].z[Case.Kind.SOFT_PLAY] >= CASE_Z
+    assert scores[SOFT].kinds(CASE_Z)[0] == Case.Kind.SOFT_PLAY
+
+
+def test_a_pair_that_shares_cards_is_found(scores):
+    assert scores[SHARERS].kinds(CASE_Z)[0] == Case.Kind.CARD_SHARING
+
+
+def test_honest_friends_who_play_hard_against_each_other_are_not_flagged(scores):
+    assert scores[FRIENDS].score < CASE_Z
+
+
+def test_a_tight_passive_player_is_not_soft_on_anyone(scores):
+    passive = [s for (a, b), s in scores.items() if TIGHT_PASSIVE in (a, b)]
+    assert passive and max(s.z[Case.Kind.SOFT_PLAY] for s in passive) < CASE_Z
+
+
+def test_no_honest_pair_reaches_a_case(scores):
+    colluders = {(DUMPER, TAKER), SOFT, SHARERS}
+    honest = [s for pair, s in scores.items() if pair not in colluders]
+    assert len(honest) == 55 - 3
+    assert max(s.score for s in honest) < CASE_Z
+    # ...and every colluding pair outranks every honest one.
+    assert min(scores[p].score for p in colluders) > max(s.score for s in honest)
