@@ -172,12 +172,15 @@ def decide(
     me, rel = seat.me, seat.relations
     others = [i for i in range(state.player_count) if i != me and state.active[i]]
     for other in others:
-        if rel.get(other) in (DUMPS_TO, DUMPED_TO) and len(others) == 1:
-            pair = (me, other) if rel[other] == DUMPS_TO else (other, me)
-            if pair not in memory.dumping:
-                memory.dumping[pair] = rng.random() < DUMP_RATE
-            if memory.dumping[pair]:
-                return _dump(state, me, other, rel[other], legal, memory, rng)
+        role = rel.get(other)
+        if role not in (DUMPS_TO, DUMPED_TO):
+            continue
+        pair = (me, other) if role == DUMPS_TO else (other, me)
+        if pair not in memory.dumping:
+            memory.dumping[pair] = rng.random() < DUMP_RATE
+        facing = bool(legal.call_amount) and memory.last_aggressor(state.street) == other
+        if memory.dumping[pair] and (len(others) == 1 or (role == DUMPS_TO and facing)):
+            return _dump(state, me, other, role, legal, memory, rng)
     sharers = [i for i in range(state.player_count) if rel.get(i) == SHARES]
     if sharers:
         shared = _card_sharing(state, seat, legal, memory, rng, sharers, others)
@@ -254,21 +257,24 @@ def _dump(
     memory: HandMemory,
     rng: random.Random,
 ) -> Decision:
-    """Chip dumping heads-up: the dumper bets big and folds to the partner's raise, or
-    calls off all-in against the partner's bet; the receiver raises the dumper's bet
-    (calls a shove) and never bets into the dumper."""
+    """Chip dumping: the dumper calls the partner's bets and raises down with a weak hand
+    and folds a strong one, whoever else is in; heads-up it also bets big and folds to the partner's
+    raise. The receiver, heads-up with the dumper, raises the dumper's bet (calls a
+    shove) and bets when checked to, so the dumper can call it off."""
     street = state.street
     bb = state.config.blinds_or_straddles[-1] if state.config.blinds_or_straddles else 100
+    facing = bool(legal.call_amount) and memory.last_aggressor(street) == other
     if role == DUMPS_TO:
-        if legal.call_amount and memory.last_aggressor(street) == other:
-            if memory.raised(street, me):
-                return "fold", None
-            return _aggressive_or_call(legal, legal.max_to or 0)
+        if facing:  # a weak hand calls (and loses at showdown), a strong one gives up
+            weak = not memory.raised(street, me) and strength(state, me, rng) < 0.5
+            return _passive(legal, call=weak)
         return _aggressive_or_call(legal, max(state.bets) + bb * rng.randint(15, 40))
-    if legal.call_amount and memory.last_aggressor(street) == other:
+    if facing:
         if state.stacks[other] == 0 or memory.raised(street, me):
             return "call", None
         return _aggressive_or_call(legal, 3 * max(state.bets))
+    if "check" in legal.actions:
+        return _aggressive_or_call(legal, max(state.bets) + sum(state.committed) * 3 // 4)
     return _passive(legal, call=True)
 
 
