@@ -21,6 +21,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, connections
+from django.test import override_settings
 
 from fraud.simulation import bots
 from fraud.simulation.room import (
@@ -96,7 +97,9 @@ def room_simulate(
         _Job(plan, user_ids, rounds, specs[w::workers], seed, per_worker) for w in range(workers)
     ]
     started = time.perf_counter()
-    totals = _run(jobs, hands, progress)
+    # Bots read a hand's result at once: no pause between hands (it is there for people).
+    with override_settings(POKER_HAND_PAUSE_MS=0):
+        totals = _run(jobs, hands, progress)
     elapsed = time.perf_counter() - started
     played = Hand.objects.filter(table_id__in=table_ids, ended_at__isnull=False).count()
     return room_truth(plan, user_ids, usernames, hands=played, tables=tables,

@@ -1,7 +1,8 @@
 """manage.py fraud_eval --seed S [--players 60] [--hands 100000] [--rings SPEC]: how good
 the collusion detector is, on a simulated room whose truth is known.
 
-Plays the room (``simulate_room``, through the live table service) into THIS database,
+Plays the room (``simulate_room``, through the live table service; its truth is written to
+``var/fraud/room-<seed>.json``) into THIS database,
 which must hold no hands yet (a scratch database: ``make bench`` makes one), then counts
 the hands in ``--checkpoints`` steps as the beat would, scoring after each step to see
 when each colluding group is first found; prints per scheme recall, precision of the top
@@ -17,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from tqdm import tqdm
@@ -102,16 +105,13 @@ class Command(BaseCommand):
                 "This database already holds hands: fraud_eval plays its room into a scratch "
                 "database (DATABASE_URL=... manage.py fraud_eval), or scores one with --truth."
             )
-        from fraud.simulation import RoomSpec, room_simulate
-
-        spec = RoomSpec.parse(o["rings"]) if o["rings"] else None
-        with tqdm(total=o["hands"], unit="hand", desc="playing", file=self.stderr._out) as bar:  # type: ignore[attr-defined]
-            truth = room_simulate(players=o["players"], hands=o["hands"], seed=o["seed"],
-                                  schemes=spec, workers=o["workers"],
-                                  progress=lambda done, total: bar.update(done - bar.n))  # fmt: skip
-        self.stdout.write(f"Played {truth.hands} hands at {truth.tables} tables in "
-                          f"{truth.seconds:.0f} s.")  # fmt: skip
-        return truth.to_json()
+        path = Path(settings.BASE_DIR) / "var" / "fraud" / f"room-{o['seed']}.json"
+        call_command(
+            "simulate_room", players=o["players"], hands=o["hands"], seed=o["seed"],
+            rings=o["rings"] or "", workers=o["workers"], truth=path,
+            stdout=self.stdout, stderr=self.stderr,
+        )  # fmt: skip
+        return json.loads(path.read_text())  # type: ignore[no-any-return]
 
     def _print(self, f: dict[str, Any], top: int) -> None:
         self.stdout.write(
