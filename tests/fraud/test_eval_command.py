@@ -1,0 +1,42 @@
+"""manage.py fraud_eval: plays a room into an empty database, scores the detector on it,
+and refuses a database that already holds hands (unless told the room's truth)."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from fraud.models import IngestedHand
+from poker.models import Hand
+
+pytestmark = pytest.mark.django_db(transaction=True)
+SPEC = "dump:1,soft:1,share:1,ring:1,friends:1,household:1,tight_passive:1"
+
+
+def test_fraud_eval_plays_a_room_and_prints_the_figures_of_each_scheme(tmp_path):
+    out = StringIO()
+    figures = tmp_path / "eval.json"
+    call_command("fraud_eval", seed=91, players=16, hands=60, rings=SPEC, workers=1,
+                 checkpoints=2, json=str(figures), stdout=out, stderr=StringIO())  # fmt: skip
+    printed = out.getvalue()
+    for scheme in ("chip_dumping", "soft_play", "card_sharing", "ring"):
+        assert f"  {scheme} " in printed
+    assert "precision of the top 20" in printed and "hard negatives in the top 20" in printed
+    data = json.loads(figures.read_text())
+    hands = Hand.objects.filter(ended_at__isnull=False).count()
+    assert data["hands"] == hands == IngestedHand.objects.count() >= 60
+    assert set(data["per_scheme"]) == {"chip_dumping", "soft_play", "card_sharing", "ring"}
+    assert data["per_scheme"]["ring"]["groups"] == 1
+
+    with pytest.raises(CommandError, match="already holds hands"):
+        call_command("fraud_eval", seed=92, players=16, hands=60, rings=SPEC, stdout=StringIO())
+    truth = settings.BASE_DIR / "var" / "fraud" / "room-91.json"
+    again = tmp_path / "again.json"
+    call_command("fraud_eval", truth=str(truth), checkpoints=1, json=str(again),
+                 stdout=StringIO(), stderr=StringIO())  # fmt: skip
+    assert json.loads(again.read_text())["pairs_scored"] == data["pairs_scored"]
