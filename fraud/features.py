@@ -28,9 +28,10 @@ reviewer. Everything here is pure (no query): the same events give the same fact
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from fraud.equity import (
     HOLDEM,
@@ -69,8 +70,8 @@ STRONG = 0.85
 #: Facing a bet with a hand at least this good, an honest player folds less often.
 GOOD = 0.60
 #: Evidence floors: below these a hand is not worth a reviewer's time.
-DUMP_EVIDENCE_BB = 10.0
-SHARE_EVIDENCE_STRENGTH = 0.52
+DUMP_EVIDENCE_BB = 20.0
+SHARE_EVIDENCE_STRENGTH = 0.58
 SOFT_EVIDENCE_STRENGTH = 0.95
 
 STREETS = ("preflop", "flop", "turn", "river")
@@ -115,7 +116,12 @@ class Evidence:
 
 @dataclass(slots=True)
 class HandFacts:
+    """One hand's facts: ``pairs`` holds only the pairs with something beyond having been
+    dealt in together (every ordered pair of ``players`` shared the hand: ``aggregate``
+    counts that)."""
+
     hand_id: int
+    players: tuple[int, ...] = ()
     pairs: dict[tuple[int, int], PairFacts] = field(default_factory=dict)
     evidence: list[Evidence] = field(default_factory=list)
 
@@ -139,11 +145,7 @@ class _Walk:
         self.n = n = len(started.starting_stacks)
         self.bb = float(max((*started.blinds_or_straddles, started.min_bet, 1)))
         self.judged = started.variant in HOLDEM
-        self.facts = HandFacts(hand_id)
-        for a in range(n):
-            for b in range(n):
-                if a != b:
-                    self.facts.pairs[(self.ids[a], self.ids[b])] = PairFacts(hands=1)
+        self.facts = HandFacts(hand_id, tuple(self.ids))
         self.holes: dict[int, tuple[int, ...]] = {}
         self.board: list[int] = []
         self.street = 0
@@ -158,6 +160,7 @@ class _Walk:
         self.biggest: dict[int, tuple[int, int, tuple[int, ...]]] = {}
         self._values: dict[int, Values] = {}
         self._strength: dict[int, list[float]] = {}
+        self._preflop: list[float] = []
 
     # --- equity, computed once per street when a decision needs it ------------------------
 
@@ -169,6 +172,14 @@ class _Walk:
             holes = [self.holes[p] for p in range(self.n)]
             self._values[street] = street_values(holes, board, seed=self.hand_id * 4 + street)
         return self._values[street]
+
+    def pair(self, p: int, q: int) -> PairFacts:
+        """What p did toward q in this hand (engine indexes)."""
+        key = (self.ids[p], self.ids[q])
+        facts = self.facts.pairs.get(key)
+        if facts is None:
+            facts = self.facts.pairs[key] = PairFacts()
+        return facts
 
     def name(self, p: int) -> str:
         return self.names[p] if p < len(self.names) else str(self.ids[p])
@@ -233,15 +244,17 @@ class _Walk:
     def preflop_fold(self, p: int, *, folded: bool) -> None:
         if not folded or not self.judged or p not in self.holes:
             return
-        mine = preflop_strength(self.holes[p])
+        if not self._preflop:
+            self._preflop = [preflop_strength(self.holes.get(x, (0, 1))) for x in range(self.n)]
+        mine = self._preflop[p]
         pi = chance_stronger(self.holes[p])
         for q in self.live:
             if q == p or q in self.acted_preflop or q not in self.holes:
                 continue
-            theirs = preflop_strength(self.holes[q])
+            theirs = self._preflop[q]
             if theirs == mine:
                 continue
-            facts = self.facts.pairs[(self.ids[p], self.ids[q])]
+            facts = self.pair(p, q)
             facts.share_t += (theirs > mine) - pi
             facts.share_v += pi * (1.0 - pi)
             if theirs > mine and mine >= SHARE_EVIDENCE_STRENGTH:
@@ -266,7 +279,7 @@ class _Walk:
         if strength is None:
             return
         mine = strength[p]
-        facts = self.facts.pairs[(self.ids[p], self.ids[q])]
+        facts = self.pair(p, q)
         if mine >= STRONG:
             facts.soft_opp += 1
             if aggressive:
@@ -308,16 +321,14 @@ class _Walk:
             for q in range(self.n):
                 if net[q] > 0:
                     flow[(p, q)] = -net[p] * net[q] / gains
-        for a in range(self.n):
-            for b in range(self.n):
-                if a == b:
-                    continue
-                x = (flow.get((a, b), 0.0) - flow.get((b, a), 0.0)) / self.bb
-                facts = self.facts.pairs[(self.ids[a], self.ids[b])]
-                facts.ev_net += x
+        for (a, b), chips in flow.items():  # a lost, b gained: they are never both ways
+            x = chips / self.bb
+            for p, q, signed in ((a, b, x), (b, a, -x)):
+                facts = self.pair(p, q)
+                facts.ev_net += signed
                 facts.ev_net_sq += x * x
-                if x >= DUMP_EVIDENCE_BB:
-                    self.dump_evidence(a, b, x, ran_out)
+            if x >= DUMP_EVIDENCE_BB:
+                self.dump_evidence(a, b, x, ran_out)
 
     def board_streets(self) -> list[int]:
         return [s for s, size in enumerate((0, 3, 4, 5)) if len(self.board) >= size]
@@ -359,7 +370,11 @@ class _Walk:
 def aggregate(facts: Iterable[HandFacts]) -> dict[tuple[int, int], PairFacts]:
     """The facts of many hands summed per ordered pair (what the aggregates store)."""
     pairs: dict[tuple[int, int], PairFacts] = defaultdict(PairFacts)
+    together: Counter[tuple[int, int]] = Counter()
     for hand in facts:
+        together.update(permutations(hand.players, 2))
         for key, pair in hand.pairs.items():
             pairs[key].add(pair)
+    for key, hands in together.items():
+        pairs[key].hands += hands
     return dict(pairs)

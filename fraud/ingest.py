@@ -53,7 +53,7 @@ def _ingest_once(hand_ids: Sequence[int]) -> ChunkResult:
             )
             for r in records
         ]
-        IngestedHand.objects.bulk_create([IngestedHand(hand_id=f.hand_id) for f in facts])
+        _insert(IngestedHand._meta.db_table, ("hand_id",), [(f.hand_id,) for f in facts])
         _add(facts)
     return ChunkResult(hands=len(facts), skipped=len(hand_ids) - len(facts))
 
@@ -64,18 +64,23 @@ def _add(facts: Sequence[HandFacts]) -> None:
         PairStat._meta.db_table, ("player_id", "partner_id"), _PAIR_COLUMNS,
         [(a, b, *astuple(p)) for (a, b), p in pairs.items()],
     )  # fmt: skip
-    PairEvidence.objects.bulk_create(
-        PairEvidence(
-            player_id=e.player,
-            partner_id=e.partner,
-            kind=e.kind,
-            hand_id=e.hand_id,
-            weight=e.weight,
-            reason=e.reason,
-        )
-        for hand in facts
-        for e in hand.evidence
-    )
+    _insert(
+        PairEvidence._meta.db_table,
+        ("player_id", "partner_id", "kind", "hand_id", "weight", "reason"),
+        [(e.player, e.partner, e.kind, e.hand_id, e.weight, e.reason)
+         for hand in facts for e in hand.evidence],
+    )  # fmt: skip
+
+
+def _insert(table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    """Inserts ``rows`` (plain tuples: no model instance per row, thousands per chunk)."""
+    if not rows:
+        return
+    q = connection.ops.quote_name
+    names = ", ".join(q(c) for c in columns)
+    marks = ", ".join(["%s"] * len(columns))
+    with connection.cursor() as cursor:
+        cursor.executemany(f"INSERT INTO {q(table)} ({names}) VALUES ({marks})", rows)  # noqa: S608
 
 
 def _upsert(

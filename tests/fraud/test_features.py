@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fraud.equity import chance_stronger, percentiles, preflop_strength
-from fraud.features import STRONG, hand_facts
+from fraud.features import STRONG, aggregate, hand_facts
 from poker.engine.cards import parse_cards
 from poker.engine.config import HandConfig
 from poker.engine.deck import FixedDeck
@@ -45,25 +45,30 @@ def facts(events: list[Event], ids: tuple[int, ...] = (11, 12, 13)):
     return hand_facts(hand_id=7, player_ids=ids, usernames=[f"u{i}" for i in ids], events=events)
 
 
+def pairs(events: list[Event], ids: tuple[int, ...] = (11, 12, 13)):
+    """Every ordered pair's facts for the hand (as the aggregates count them)."""
+    return aggregate([facts(events, ids)])
+
+
 def test_all_in_luck_is_removed_from_the_chip_flow():
     # Heads-up: player 1 (button, small blind) shoves 7-2, player 0 calls with aces; the
     # board makes 7-2 a full house, but the flow follows the equity when the chips went in.
     events = scripted(["AsAh", "7c2d"], "7h7d2s9c3h", [("raise", 100 * BB), ("call", None)])
-    f = facts(events, ids=(11, 12))
-    seven_two_to_aces = f.pairs[(12, 11)].ev_net
+    f = pairs(events, ids=(11, 12))
+    seven_two_to_aces = f[(12, 11)].ev_net
     assert 55 < seven_two_to_aces < 95  # ~ 100 bb x (0.87 - 0.13)... as drawn by the sampler
-    assert f.pairs[(11, 12)].ev_net == pytest.approx(-seven_two_to_aces)
-    assert f.pairs[(12, 11)].hands == 1
+    assert f[(11, 12)].ev_net == pytest.approx(-seven_two_to_aces)
+    assert f[(12, 11)].hands == 1
 
 
 def test_chips_folded_to_a_bet_flow_to_the_bettor():
     # Three players: the button folds, the small blind raises to 4 bb, the big blind folds.
     events = scripted(["9c8c", "KdQd", "3s2h"], "AsKsQh5c4d",
                       [("fold", None), ("raise", 4 * BB), ("fold", None)])  # fmt: skip
-    f = facts(events)
-    assert f.pairs[(12, 11)].ev_net == pytest.approx(1.0)  # the big blind's 1 bb went to the SB
-    assert f.pairs[(13, 11)].ev_net == 0.0  # the button put nothing in
-    assert f.pairs[(13, 12)].hands == 1
+    f = pairs(events)
+    assert f[(12, 11)].ev_net == pytest.approx(1.0)  # the big blind's 1 bb went to the SB
+    assert f[(13, 11)].ev_net == 0.0  # the button put nothing in
+    assert f[(13, 12)].hands == 1
 
 
 def test_a_preflop_fold_before_a_stronger_hidden_hand_acts_counts_for_the_card_sharing_test():
@@ -71,16 +76,16 @@ def test_a_preflop_fold_before_a_stronger_hidden_hand_acts_counts_for_the_card_s
     # holds aces, still to act; the small blind (player 0) holds 7-2.
     events = scripted(["7c2d", "AsAh", "KhQh"], "9c8c3d4s5h",
                       [("fold", None), ("fold", None)])  # fmt: skip
-    f = facts(events)
+    f = pairs(events)
     kq = parse_cards("KhQh")
     pi = chance_stronger(kq)
-    assert f.pairs[(13, 12)].share_t == pytest.approx(1 - pi)  # aces were stronger
-    assert f.pairs[(13, 11)].share_t == pytest.approx(0 - pi)  # 7-2 was not
-    assert f.pairs[(13, 12)].share_v == pytest.approx(pi * (1 - pi))
+    assert f[(13, 12)].share_t == pytest.approx(1 - pi)  # aces were stronger
+    assert f[(13, 11)].share_t == pytest.approx(0 - pi)  # 7-2 was not
+    assert f[(13, 12)].share_v == pytest.approx(pi * (1 - pi))
     # The small blind folded after the button acted: only the big blind was still to act.
-    assert f.pairs[(11, 13)].share_v == 0.0
-    assert f.pairs[(11, 12)].share_t == pytest.approx(1 - chance_stronger(parse_cards("7c2d")))
-    [evidence] = [e for e in f.evidence if e.kind == "card_sharing"]
+    assert f[(11, 13)].share_v == 0.0
+    assert f[(11, 12)].share_t == pytest.approx(1 - chance_stronger(parse_cards("7c2d")))
+    [evidence] = [e for e in facts(events).evidence if e.kind == "card_sharing"]
     assert (evidence.player, evidence.partner) == (13, 12)
     assert "KhQh" in evidence.reason and "AsAh" in evidence.reason
 
@@ -91,7 +96,7 @@ def test_checking_a_strong_hand_heads_up_is_a_soft_play_spot_and_betting_it_is_a
                       [("call", None), ("check", None), ("check", None), ("check", None),
                        ("bet", 2 * BB), ("call", None)])  # fmt: skip
     f = facts(events, ids=(11, 12))
-    mine = f.pairs[(11, 12)]
+    mine = aggregate([f])[(11, 12)]
     # Flop: checked the set (a spot, no aggression); turn: bet it (a spot, aggression);
     # river: checked after calling... each decision with the set is a spot.
     assert mine.soft_opp >= 2
