@@ -23,7 +23,7 @@ from django.urls import URLPattern, path, reverse
 from core.admin import ReadOnlyAdmin
 from core.errors import DomainError
 from fraud import selectors, services
-from fraud.models import Case, CaseLogEntry
+from fraud.models import AnalysisRun, Case, CaseLogEntry
 
 
 class NoteForm(forms.Form):
@@ -198,3 +198,21 @@ class CaseLogEntryAdmin(ReadOnlyAdmin):
     list_filter = ("action",)
     search_fields = ("=case__id", "actor__username", "text")
     list_select_related = ("case", "actor")
+
+
+@admin.register(AnalysisRun)
+class AnalysisRunAdmin(ReadOnlyAdmin):
+    """Every run of the analysis: its progress while it runs, what it found after."""
+
+    list_display = ("id", "started_at", "status", "rebuild", "progress", "finished_at", "found")
+    list_filter = ("status", "rebuild")
+    readonly_fields = ("summary", "error")
+
+    @admin.display(description="hands counted")
+    def progress(self, run: AnalysisRun) -> str:
+        return f"{run.hands_done:,} / {run.hands_total:,} ({run.chunks_done}/{run.chunks_total} chunks)"
+
+    @admin.display(description="cases opened / updated")
+    def found(self, run: AnalysisRun) -> str:
+        s = run.summary or {}
+        return f"{s.get('opened', '-')} / {s.get('updated', '-')}" if s else "-"

@@ -21,6 +21,7 @@ from fraud.analysis import analysis_chunk, analysis_run, analysis_start
 from fraud.detect import PairScore, suspicions
 from fraud.ingest import chunk_ingest
 from fraud.models import AnalysisRun, Case, IngestedHand, PairStat
+from fraud.services import cases_sync
 from fraud.tasks import analyse
 from handhistory.models import Event
 from ledger.models import Transfer
@@ -234,3 +235,20 @@ def test_the_beat_job_shares_its_chunks_among_workers_then_scores(played, fraud_
     # While a run is going, the next beat tick does not start another.
     AnalysisRun.objects.create(watermark=0)
     assert analyse() is None
+
+
+def test_a_case_from_the_analysis_renders_on_the_review_page_and_runs_show_progress(
+    played, admin_client
+):
+    a, b, _ = played
+    analysis_run()
+    found = suspicions([_score(min(a.pk, b.pk), max(a.pk, b.pk), 6.0, Case.Kind.CHIP_DUMPING)])
+    cases_sync(suspicions=found)
+    case = Case.objects.get(subject=found[0].subject)
+    page = admin_client.get(f"/admin/fraud/case/{case.pk}/change/")
+    assert page.status_code == 200
+    assert a.username in page.content.decode() and "127.0.0.1" in page.content.decode()
+    runs = admin_client.get("/admin/fraud/analysisrun/")
+    assert runs.status_code == 200
+    ended = Hand.objects.filter(ended_at__isnull=False).count()
+    assert f"{ended:,} / {ended:,}" in runs.content.decode()
