@@ -11,7 +11,10 @@ million per pair for a normal tail; real tails are fatter, hence the margin):
   hands (a t statistic: one big pot is not a pattern, a hundred one-way pots are).
 - **soft play**: how much less often each bets or raises a strong hand heads-up against
   the other than against everyone else, and how much more often each folds a good hand to
-  the other's bet; each a binomial z against the player's own rate elsewhere, combined.
+  the other's small bet; each a binomial z against the player's own rate elsewhere,
+  combined per direction, and the pair's score is the weaker direction's (times sqrt 2):
+  soft play is mutual, while an honest player may look soft on one opponent whose betting
+  differs.
 - **card sharing**: the preflop fold test of ``fraud.features`` in both directions.
 
 A pair with a score at or above ``CASE_Z`` becomes a suspicion. The pairs at or above
@@ -134,13 +137,11 @@ def _score(a: int, b: int, ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: Pair
     t = (mean - expected) / math.sqrt(var / n)
     dump = abs(t) if abs(ab.ev_net) >= MIN_DUMP_BB else 0.0
     # Soft play: each direction against the player's own play elsewhere.
-    soft_parts = [
-        _deficit(ab.soft_agg, ab.soft_opp, ta.soft_agg - ab.soft_agg, ta.soft_opp - ab.soft_opp, room_agg),
-        _deficit(ba.soft_agg, ba.soft_opp, tb.soft_agg - ba.soft_agg, tb.soft_opp - ba.soft_opp, room_agg),
-        -_deficit(ab.fold_cnt, ab.fold_opp, ta.fold_cnt - ab.fold_cnt, ta.fold_opp - ab.fold_opp, room_fold),
-        -_deficit(ba.fold_cnt, ba.fold_opp, tb.fold_cnt - ba.fold_cnt, tb.fold_opp - ba.fold_opp, room_fold),
-    ]  # fmt: skip
-    soft = sum(soft_parts) / 2.0
+    # Soft play is mutual: each spares the other. An honest player can look soft on one
+    # opponent whose way of betting differs; both looking soft on each other is the scheme.
+    soft = math.sqrt(2.0) * min(
+        _soft(ab, ta, room_agg, room_fold), _soft(ba, tb, room_agg, room_fold)
+    )
     # Card sharing: the preflop fold test, both ways.
     share = (_z(ab.share_t, ab.share_v) + _z(ba.share_t, ba.share_v)) / math.sqrt(2.0)
     features: dict[str, dict[str, dict[str, float | None]]] = {
@@ -169,6 +170,19 @@ def _score(a: int, b: int, ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: Pair
         a=a, b=b, hands=n, flow_bb=ab.ev_net, features=features,
         z={Case.Kind.CHIP_DUMPING: dump, Case.Kind.SOFT_PLAY: soft, Case.Kind.CARD_SHARING: share},
     )  # fmt: skip
+
+
+def _soft(mine: PairFacts, total: PairFacts, room_agg: float, room_fold: float) -> float:
+    """How soft one player is on the other: fewer bets and raises with strong hands, more
+    folds of good hands, than the same player's play against everyone else (z)."""
+    parts = []
+    if mine.soft_opp:
+        parts.append(_deficit(mine.soft_agg, mine.soft_opp, total.soft_agg - mine.soft_agg,
+                              total.soft_opp - mine.soft_opp, room_agg))  # fmt: skip
+    if mine.fold_opp:
+        parts.append(-_deficit(mine.fold_cnt, mine.fold_opp, total.fold_cnt - mine.fold_cnt,
+                               total.fold_opp - mine.fold_opp, room_fold))  # fmt: skip
+    return sum(parts) / math.sqrt(len(parts)) if parts else 0.0
 
 
 def _f(value: float, baseline: float | None = None) -> dict[str, float | None]:

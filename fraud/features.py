@@ -8,14 +8,18 @@
   by the run-out (all-in EV). Losses are attributed to the winners in proportion to their
   gains. Chip dumping shows as a large one-way ``ev_net`` inside one pair.
 - heads-up decisions (only a and b left in the hand): ``soft_opp`` counts a's decisions
-  holding a strong hand (by a's own cards: ``STRONG``), ``soft_agg`` those where a bet or
-  raised; ``fold_opp`` counts a facing b's bet with a good hand (``GOOD``), ``fold_cnt``
-  those a folded. Soft play shows as little aggression and many
+  holding a strong hand (by a's own cards: ``STRONG``) where b has not bet (the blinds
+  alone may be to call) or b's bet is small (``SMALL_BET`` of the pot at most),
+  ``soft_agg`` those where a bet or raised; ``fold_opp`` counts a facing b's small bet with
+  a good hand (``GOOD``), ``fold_cnt`` those a folded. Big bets are left out: how often one
+  raises or folds against them depends on their size, which differs honestly between
+  opponents. Soft play shows as little aggression and many
   folds toward the partner, against the same player's play toward everyone else.
 - ``share_t`` / ``share_v``: the card-sharing test. At a's first preflop decision, for
-  each b dealt in who has not acted yet, if a folds: ``s - pi`` is added to ``share_t``
-  and ``pi (1 - pi)`` to ``share_v``, where s is 1 when b's hidden cards are stronger than
-  a's and pi the chance of that for a's starting hand against a random one. An honest
+  each b dealt in who has not acted yet, ``s - pi`` is added to ``share_t`` if a folds and
+  subtracted if a plays, and ``pi (1 - pi)`` is added to ``share_v``, where s is 1 when b's
+  hidden cards are stronger than a's and pi the chance of that for a's starting hand
+  against a random one. An honest
   player's fold depends on their own cards and what they saw, never on b's hidden cards,
   so ``share_t`` stays near 0 (z = share_t / sqrt(share_v) is a standard normal); a card
   sharer folds when the partner is stronger and ``share_t`` grows with every such fold.
@@ -67,8 +71,10 @@ from poker.engine.events import (
 #: equity depends on how loosely the partner plays, and would make a loose player's every
 #: opponent look soft on them.
 STRONG = 0.85
-#: Facing a bet with a hand at least this good, an honest player folds less often.
+#: Facing a small bet (``SMALL_BET`` of the pot at most) with a hand at least this good, an
+#: honest player rarely folds.
 GOOD = 0.60
+SMALL_BET = 0.75
 #: Evidence floors: below these a hand is not worth a reviewer's time.
 DUMP_EVIDENCE_BB = 20.0
 SHARE_EVIDENCE_STRENGTH = 0.58
@@ -242,7 +248,9 @@ class _Walk:
             self.biggest[p] = (chips, self.street, tuple(sorted(self.live)))
 
     def preflop_fold(self, p: int, *, folded: bool) -> None:
-        if not folded or not self.judged or p not in self.holes:
+        """The card-sharing test: a fold adds (partner stronger - its chance), a hand played
+        (called, raised or checked) subtracts it; both add its variance."""
+        if not self.judged or p not in self.holes:
             return
         if not self._preflop:
             self._preflop = [preflop_strength(self.holes.get(x, (0, 1))) for x in range(self.n)]
@@ -255,9 +263,10 @@ class _Walk:
             if theirs == mine:
                 continue
             facts = self.pair(p, q)
-            facts.share_t += (theirs > mine) - pi
+            surprise = (theirs > mine) - pi
+            facts.share_t += surprise if folded else -surprise
             facts.share_v += pi * (1.0 - pi)
-            if theirs > mine and mine >= SHARE_EVIDENCE_STRENGTH:
+            if folded and theirs > mine and mine >= SHARE_EVIDENCE_STRENGTH:
                 self.facts.evidence.append(Evidence(self.ids[p], self.ids[q], "card_sharing",
                     self.hand_id, mine, f"{self.name(p)} folded {format_cards(self.holes[p])} "
                     f"preflop (a hand winning {mine:.0%} against a random one) before "
@@ -280,18 +289,24 @@ class _Walk:
             return
         mine = strength[p]
         facts = self.pair(p, q)
-        if mine >= STRONG:
+        if mine >= STRONG and (self.last_aggressor != q or self.small_bet(p)):
             facts.soft_opp += 1
             if aggressive:
                 facts.soft_agg += 1
             elif mine >= SOFT_EVIDENCE_STRENGTH:
-                what = "folded" if isinstance(event, PlayerFolded) else (
-                    "called" if facing else "checked")  # fmt: skip
-                self.soft_evidence(p, q, mine, what)
-        if facing and self.last_aggressor == q and mine >= GOOD:
+                self.soft_evidence(p, q, mine, "checked")
+        if facing and self.last_aggressor == q and mine >= GOOD and self.small_bet(p):
             facts.fold_opp += 1
             if isinstance(event, PlayerFolded):
                 facts.fold_cnt += 1
+                if mine >= SOFT_EVIDENCE_STRENGTH:
+                    self.soft_evidence(p, q, mine, "folded to a small bet")
+
+    def small_bet(self, p: int) -> bool:
+        """Whether the bet p faces is at most ``SMALL_BET`` of the pot before it (folds to
+        big bets depend on their size, which differs from opponent to opponent)."""
+        to_call = max(self.street_commit) - self.street_commit[p]
+        return to_call <= SMALL_BET * (sum(self.committed) - to_call)
 
     def soft_evidence(self, p: int, q: int, mine: float, what: str) -> None:
         values = self.values(self.street)

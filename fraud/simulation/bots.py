@@ -116,12 +116,14 @@ def equity(
 @dataclass
 class HandMemory:
     """What the bots of one table remember about the running hand: who bet or raised on
-    which street (in order), and the dumping pairs' decision for this hand."""
+    which street (in order), the dumping pairs' decision for this hand and the dumpers'
+    bets made to be lost."""
 
     hand_id: int
     aggression: list[tuple[int, int]] = field(default_factory=list)  # (street, player)
     voluntary: set[int] = field(default_factory=set)  # put chips in preflop by choice
     dumping: dict[tuple[int, int], bool] = field(default_factory=dict)
+    dumps: set[tuple[int, int]] = field(default_factory=set)  # (street, dumper) dumping bets
 
     def record(self, street: int, player: int, action: str) -> None:
         if action in ("bet", "raise"):
@@ -171,6 +173,7 @@ def decide(
     """The action of the bot ``seat`` in ``state`` (whose turn it is)."""
     me, rel = seat.me, seat.relations
     others = [i for i in range(state.player_count) if i != me and state.active[i]]
+    giving = False  # a dumper in a dumping hand with the receiver: never bets or raises
     for other in others:
         role = rel.get(other)
         if role not in (DUMPS_TO, DUMPED_TO):
@@ -178,9 +181,12 @@ def decide(
         pair = (me, other) if role == DUMPS_TO else (other, me)
         if pair not in memory.dumping:
             memory.dumping[pair] = rng.random() < DUMP_RATE
-        facing = bool(legal.call_amount) and memory.last_aggressor(state.street) == other
-        if memory.dumping[pair] and (len(others) == 1 or (role == DUMPS_TO and facing)):
-            return _dump(state, me, other, role, legal, memory, rng)
+        if memory.dumping[pair]:
+            dumped = _dump(state, me, other, role, legal, memory, rng, heads_up=len(others) == 1)
+            if dumped is not None:
+                return dumped
+            if role == DUMPS_TO:
+                giving = True
     sharers = [i for i in range(state.player_count) if rel.get(i) == SHARES]
     if sharers:
         shared = _card_sharing(state, seat, legal, memory, rng, sharers, others)
@@ -193,6 +199,8 @@ def decide(
     action = honest(state, seat, legal, memory, rng, dead=dead)
     if action[0] == "raise" and rel.get(memory.last_aggressor(state.street) or -1) == SOFT:
         return _passive(legal, call=True)  # a soft player never re-raises the partner
+    if giving and action[0] in ("bet", "raise"):
+        return _passive(legal, call=True)  # no chips won from the receiver in a dumping hand
     return action
 
 
@@ -256,26 +264,43 @@ def _dump(
     legal: LegalActions,
     memory: HandMemory,
     rng: random.Random,
-) -> Decision:
-    """Chip dumping: the dumper calls the partner's bets and raises down with a weak hand
-    and folds a strong one, whoever else is in; heads-up it also bets big and folds to the partner's
-    raise. The receiver, heads-up with the dumper, raises the dumper's bet (calls a
-    shove) and bets when checked to, so the dumper can call it off."""
+    *,
+    heads_up: bool,
+) -> Decision | None:
+    """Chip dumping in a hand the pair chose to dump (None: play honestly).
+
+    The dumper bets or raises big with any hand when heads-up with the receiver, and
+    preflop also raises into a pot the receiver entered (to get heads-up with them); it
+    folds to the receiver's raise, and facing the receiver's bet calls with a weak hand
+    and folds a strong one. The receiver only collects: heads-up it checks to the dumper,
+    raises the dumper's bet (which the dumper folds), calls an all-in dumper with a decent
+    hand, and calls the dumper's preflop raise in a pot others are still in."""
     street = state.street
     bb = state.config.blinds_or_straddles[-1] if state.config.blinds_or_straddles else 100
     facing = bool(legal.call_amount) and memory.last_aggressor(street) == other
     if role == DUMPS_TO:
-        if facing:  # a weak hand calls (and loses at showdown), a strong one gives up
-            weak = not memory.raised(street, me) and strength(state, me, rng) < 0.5
-            return _passive(legal, call=weak)
-        return _aggressive_or_call(legal, max(state.bets) + bb * rng.randint(15, 40))
-    if facing:
-        if state.stacks[other] == 0 or memory.raised(street, me):
-            return "call", None
-        return _aggressive_or_call(legal, 3 * max(state.bets))
-    if "check" in legal.actions:
-        return _aggressive_or_call(legal, max(state.bets) + sum(state.committed) * 3 // 4)
-    return _passive(legal, call=True)
+        if facing:  # the partner's raise takes the bet; a weak hand shoves, a strong one gives up
+            if memory.raised(street, me) or strength(state, me, rng) >= 0.5:
+                return _passive(legal, call=False)
+            memory.dumps.add((street, me))
+            return _aggressive_or_call(legal, legal.max_to or 0)
+        if heads_up:
+            memory.dumps.add((street, me))
+            return _aggressive_or_call(legal, max(state.bets) + bb * rng.randint(15, 40))
+        if street == 0 and other in memory.voluntary:  # follow the partner into the pot
+            return _passive(legal, call=True)
+        return None
+    if facing and (street, other) in memory.dumps:  # the dumper's bet to be lost
+        if state.stacks[other] == 0:  # no raise to fold to: call a shove with a decent hand
+            return _passive(legal, call=strength(state, me, rng) >= 0.5)
+        if heads_up and not memory.raised(street, me):
+            return _aggressive_or_call(legal, 3 * max(state.bets))
+        return _passive(legal, call=strength(state, me, rng) >= 0.5)  # others are still in
+    if facing:  # the dumper's own bet (a value bet, say): played honestly
+        return None
+    if heads_up:
+        return _passive(legal, call=True)  # check (or complete the small blind) to the dumper
+    return None
 
 
 def _soft_heads_up(

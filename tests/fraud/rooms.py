@@ -1,7 +1,8 @@
 """Small hand-built rooms for the detector tests: the pure engine, simple bots, no database.
 
 Bots see only their own cards (honest) unless their scheme says otherwise. ``play_room``
-deals random hands (seeded) at one 6-max table drawn from the room each hand, plays them
+deals random hands (seeded) at one 6-max table drawn from the room each hand (partners
+join each other's table with p = 0.8, as the simulated room's colluders do), plays them
 to the end through ``poker.engine.game`` and returns each hand's facts
 (``fraud.features.hand_facts``), exactly as the analysis computes them from stored events.
 """
@@ -46,6 +47,12 @@ def play_room(bots: list[Bot], *, hands: int, seed: int, seats: int = 6) -> list
     out = []
     for number in range(hands):
         lineup = rng.sample([b.id for b in bots], seats)
+        for b in list(lineup):  # partners join each other's table (p = 0.8), as colluders do
+            partner = by_id[b].partner
+            if partner is not None and partner not in lineup and rng.random() < 0.8:
+                alone = [x for x in lineup if by_id[x].partner is None]
+                if alone:
+                    lineup[lineup.index(rng.choice(alone))] = partner
         events = play_hand([by_id[i] for i in lineup], rng)
         out.append(hand_facts(hand_id=number + 1, player_ids=lineup,
                               usernames=[f"p{i}" for i in lineup], events=events))  # fmt: skip
@@ -106,6 +113,8 @@ def decide(state: HandState, p: int, bots: list[Bot], rng: random.Random) -> tup
         return "call", None
     if me.scheme == "soft" and heads_up_with_partner:
         return ("check", None) if free else ("fold", None)
+    if me.scheme == "soft" and partner is not None and not state.board and not free:
+        return "call", None  # in every pot with the partner, to check it down together
     if me.scheme == "share" and partner is not None and not state.board:
         mine = preflop_strength(state.hole_cards[p])
         if preflop_strength(state.hole_cards[partner]) > mine and not free:

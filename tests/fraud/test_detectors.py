@@ -1,8 +1,10 @@
-"""The detectors on a small hand-built room (fraud.detect.score_pairs): pure, no database.
+"""The detectors on small hand-built rooms (fraud.detect.score_pairs): pure, no database.
 
-Eleven bots share a 6-max table for 3,000 hands: a chip-dumping pair, a soft-playing pair,
-a card-sharing pair, two honest friends who both play hard (against each other too), a
-tight-passive player who rarely raises anyone, and honest regulars.
+The room: eleven bots share a 6-max table for 3,000 hands: a chip-dumping pair, a
+card-sharing pair, two honest friends who both play hard (against each other too), a
+tight-passive player who rarely raises anyone, and honest regulars. Soft play needs the
+partners heads-up often, so it has a short-handed room of its own: six bots at a 4-max
+table, a soft pair among them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from fraud.models import Case
 from tests.fraud.rooms import Bot, play_room
 
 DUMPER, TAKER = 1, 2
-SOFT = (3, 4)
 SHARERS = (5, 6)
 FRIENDS = (7, 8)
 TIGHT_PASSIVE = 9
@@ -26,7 +27,7 @@ def scores():
     bots = [Bot(i, threshold=0.45 + 0.02 * (i % 5), aggression=0.4 + 0.1 * (i % 5))
             for i in range(1, 12)]  # fmt: skip
     by_id = {b.id: b for b in bots}
-    for a, b, scheme_a, scheme_b in ((DUMPER, TAKER, "dump", "take"), (*SOFT, "soft", "soft"),
+    for a, b, scheme_a, scheme_b in ((DUMPER, TAKER, "dump", "take"),
                                      (*SHARERS, "share", "share")):  # fmt: skip
         by_id[a].scheme, by_id[a].partner = scheme_a, b
         by_id[b].scheme, by_id[b].partner = scheme_b, a
@@ -43,9 +44,20 @@ def test_a_pair_that_dumps_chips_is_found_with_the_flow_from_the_dumper(scores):
     assert pair.flow_bb > 0  # from the dumper (a) to the taker (b)
 
 
-def test_a_pair_that_spares_each_other_is_found_as_soft_play(scores):
-    assert scores[SOFT].z[Case.Kind.SOFT_PLAY] >= CASE_Z
-    assert scores[SOFT].kinds(CASE_Z)[0] == Case.Kind.SOFT_PLAY
+@pytest.fixture(scope="module")
+def short_handed():
+    bots = [Bot(i, threshold=0.45 + 0.03 * i, aggression=0.5 + 0.1 * (i % 3)) for i in range(1, 7)]
+    bots[0].scheme, bots[0].partner = "soft", 2
+    bots[1].scheme, bots[1].partner = "soft", 1
+    bots[2].aggression = 0.03  # tight-passive: rarely bets or raises anyone
+    ranked = score_pairs(aggregate(play_room(bots, hands=2_000, seed=2013, seats=4)))
+    return {(s.a, s.b): s for s in ranked}
+
+
+def test_a_pair_that_spares_each_other_is_found_as_soft_play(short_handed):
+    assert short_handed[(1, 2)].kinds(CASE_Z)[0] == Case.Kind.SOFT_PLAY
+    others = [s for pair, s in short_handed.items() if pair != (1, 2)]
+    assert max(s.score for s in others) < CASE_Z  # the tight-passive player included
 
 
 def test_a_pair_that_shares_cards_is_found(scores):
@@ -62,9 +74,10 @@ def test_a_tight_passive_player_is_not_soft_on_anyone(scores):
 
 
 def test_no_honest_pair_reaches_a_case(scores):
-    colluders = {(DUMPER, TAKER), SOFT, SHARERS}
-    honest = [s for pair, s in scores.items() if pair not in colluders]
-    assert len(honest) == 55 - 3
+    colluders = {(DUMPER, TAKER), SHARERS}
+    in_schemes = {p for pair in colluders for p in pair}
+    honest = [s for (a, b), s in scores.items() if not {a, b} & in_schemes]
+    assert len(honest) == 21  # the seven honest players' pairs
     assert max(s.score for s in honest) < CASE_Z
     # ...and every colluding pair outranks every honest one.
     assert min(scores[p].score for p in colluders) > max(s.score for s in honest)
