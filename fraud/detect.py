@@ -18,8 +18,9 @@ million per pair for a normal tail; real tails are fatter, hence the margin):
 - **card sharing**: the preflop fold test of ``fraud.features`` in both directions.
 
 A pair with a score at or above ``CASE_Z`` becomes a suspicion. The pairs at or above
-``EDGE_Z`` form a weighted graph; its communities (Louvain, networkx) of three or more
-players become ring suspicions, which take the place of their pairs' own cases.
+``EDGE_Z`` form a weighted graph; its communities (Louvain, networkx), each cut to the
+players linked to two others in it at least, of three or more players become ring
+suspicions, which take the place of their pairs' own cases.
 Shared addresses and devices are gathered as context for the reviewer and never change
 a score.
 """
@@ -213,10 +214,13 @@ def suspicions(scores: Sequence[PairScore], *, case_z: float = CASE_Z,
     graph = nx.Graph()
     for s in linked:
         graph.add_edge(s.a, s.b, weight=s.score)
-    rings = [
-        sorted(c) for c in nx.community.louvain_communities(graph, weight="weight", seed=0)
-        if len(c) >= 3
-    ]  # fmt: skip
+    rings = []
+    for community in nx.community.louvain_communities(graph, weight="weight", seed=0):
+        # A ring member works with at least two others in it: a player linked to one member
+        # only (an honest regular who looks odd against one colluder) is not in the ring.
+        core = nx.k_core(graph.subgraph(community), 2)
+        if len(core) >= 3:
+            rings.append(sorted(core))
     in_ring = {p: i for i, ring in enumerate(rings) for p in ring}
     by_pair = {(s.a, s.b): s for s in linked}
     out: list[Suspicion] = []

@@ -252,3 +252,16 @@ def test_a_case_from_the_analysis_renders_on_the_review_page_and_runs_show_progr
     assert runs.status_code == 200
     ended = Hand.objects.filter(ended_at__isnull=False).count()
     assert f"{ended:,} / {ended:,}" in runs.content.decode()
+
+
+def test_a_player_linked_to_one_ring_member_only_is_not_in_the_ring(make_user):
+    ring = sorted(make_user().pk for _ in range(3))
+    regular = make_user().pk
+    scores = [
+        _score(ring[0], ring[1], 9.0), _score(ring[1], ring[2], 8.0), _score(ring[0], ring[2], 7.5),
+        _score(min(ring[0], regular), max(ring[0], regular), 5.5, Case.Kind.SOFT_PLAY),
+    ]  # fmt: skip
+    found = suspicions(sorted(scores, key=lambda s: -s.score))
+    subjects = {s.subject for s in found}
+    assert f"ring:{'-'.join(map(str, ring))}" in subjects
+    assert f"pair:{min(ring[0], regular)}-{max(ring[0], regular)}" in subjects
