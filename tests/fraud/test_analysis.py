@@ -265,3 +265,17 @@ def test_a_player_linked_to_one_ring_member_only_is_not_in_the_ring(make_user):
     subjects = {s.subject for s in found}
     assert f"ring:{'-'.join(map(str, ring))}" in subjects
     assert f"pair:{min(ring[0], regular)}-{max(ring[0], regular)}" in subjects
+
+
+def test_under_make_run_the_beat_job_runs_whole_in_process(played):
+    """Embedded mode: eager Celery runs the chord's chunks and the scoring at once."""
+    conf = celery_app.conf
+    before = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager, conf.task_eager_propagates = True, True
+    try:
+        run_id = analyse.delay().get()
+    finally:
+        conf.task_always_eager, conf.task_eager_propagates = before
+    run = AnalysisRun.objects.get(pk=run_id)
+    assert run.status == AnalysisRun.Status.SUCCEEDED
+    assert run.hands_done == run.hands_total == Hand.objects.filter(ended_at__isnull=False).count()
