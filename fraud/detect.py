@@ -293,7 +293,11 @@ def _evidence(pairs: Iterable[tuple[int, int]], kinds: Iterable[str]) -> list[di
                     .values("hand_id", "kind", "weight", "reason")[:EVIDENCE_PER_KIND]
                 )
         found.sort(key=lambda e: -e["weight"])
-        rows.extend({**e, "weight": round(e["weight"], 3)} for e in found[:EVIDENCE_PER_KIND])
+        hands: set[int] = set()
+        for e in found:  # a hand once (its heaviest reason), up to EVIDENCE_PER_KIND hands
+            if e["hand_id"] not in hands and len(hands) < EVIDENCE_PER_KIND:
+                hands.add(e["hand_id"])
+                rows.append({**e, "weight": round(e["weight"], 3)})
     return rows
 
 

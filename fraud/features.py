@@ -81,6 +81,12 @@ SHARE_EVIDENCE_STRENGTH = 0.58
 SOFT_EVIDENCE_STRENGTH = 0.95
 
 STREETS = ("preflop", "flop", "turn", "river")
+
+
+def _on(street: int) -> str:
+    return "preflop" if street == 0 else f"on the {STREETS[street]}"
+
+
 _DECISIONS = (PlayerFolded, PlayerChecked, PlayerCalled, BetPlaced, RaisedTo)
 
 
@@ -312,9 +318,9 @@ class _Walk:
         values = self.values(self.street)
         odds = f", {heads_up(values, p, q):.0%} to win" if values is not None else ""
         self.facts.evidence.append(Evidence(self.ids[p], self.ids[q], "soft_play", self.hand_id,
-            mine, f"{self.name(p)} held {format_cards(self.holes[p])} (better than {mine:.0%} "
+            mine, f"{self.name(p)} held {format_cards(self.holes[p])} (better than {mine:.1%} "
             f"of hands{odds}) heads-up against {self.name(q)}'s "
-            f"{format_cards(self.holes[q])} and {what} on the {STREETS[self.street]}."))  # fmt: skip
+            f"{format_cards(self.holes[q])} and {what} {_on(self.street)}."))  # fmt: skip
 
     # --- the money --------------------------------------------------------------------------
 
@@ -371,8 +377,7 @@ class _Walk:
         if chips:
             values = self.values(street) if a in live else None
             odds = f" with {shares(values, live)[a]:.0%} equity" if values is not None else ""
-            how = f"; {self.name(a)}'s biggest bet was {chips / self.bb:.1f} bb on the " \
-                  f"{STREETS[street]}{odds}"  # fmt: skip
+            how = f"; {self.name(a)} put in {chips / self.bb:.1f} bb at once {_on(street)}{odds}"
         cards = ""
         if a in self.holes and b in self.holes:
             cards = f" ({format_cards(self.holes[a])} against {format_cards(self.holes[b])})"

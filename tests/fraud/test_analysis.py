@@ -20,7 +20,7 @@ from config.celery import app as celery_app
 from fraud.analysis import analysis_chunk, analysis_run, analysis_start
 from fraud.detect import PairScore, suspicions
 from fraud.ingest import chunk_ingest
-from fraud.models import AnalysisRun, Case, IngestedHand, PairStat
+from fraud.models import AnalysisRun, Case, IngestedHand, PairEvidence, PairStat
 from fraud.services import cases_sync
 from fraud.tasks import analyse
 from handhistory.models import Event
@@ -279,3 +279,14 @@ def test_under_make_run_the_beat_job_runs_whole_in_process(played):
     run = AnalysisRun.objects.get(pk=run_id)
     assert run.status == AnalysisRun.Status.SUCCEEDED
     assert run.hands_done == run.hands_total == Hand.objects.filter(ended_at__isnull=False).count()
+
+
+def test_a_case_lists_each_evidence_hand_once_with_its_heaviest_reason(played):
+    a, b, _ = played
+    hand = Hand.objects.filter(ended_at__isnull=False).first()
+    for weight, street in ((0.97, "turn"), (0.99, "river")):
+        PairEvidence.objects.create(player=a, partner=b, kind=Case.Kind.SOFT_PLAY, hand=hand,
+                                    weight=weight, reason=f"checked on the {street}")  # fmt: skip
+    [found] = suspicions([_score(min(a.pk, b.pk), max(a.pk, b.pk), 6.0, Case.Kind.SOFT_PLAY)])
+    assert found.evidence == [{"hand_id": hand.pk, "kind": "soft_play", "weight": 0.99,
+                               "reason": "checked on the river"}]  # fmt: skip
