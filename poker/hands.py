@@ -6,6 +6,8 @@ so a rolled-back or foreign write can never be served stale; a miss costs one re
 
 from __future__ import annotations
 
+import threading
+
 from handhistory.store import stream_events, stream_head
 from poker.engine.events import event_from_dict
 from poker.engine.state import HandState
@@ -14,6 +16,9 @@ from poker.models import Hand
 
 _SNAPSHOTS: dict[int, tuple[str, HandState]] = {}
 _SNAPSHOT_LIMIT = 2048
+#: Several threads of one process remember hands (the ASGI thread pool, bot threads):
+#: evicting the oldest while another thread does is a KeyError without it.
+_LOCK = threading.Lock()
 
 
 def hand_state(
@@ -32,6 +37,7 @@ def hand_state(
 
 def remember(hand_id: int, head_hash: str, state: HandState) -> None:
     """Keeps ``state`` as the snapshot of the hand at ``head_hash`` (after commit)."""
-    if len(_SNAPSHOTS) >= _SNAPSHOT_LIMIT:
-        _SNAPSHOTS.pop(next(iter(_SNAPSHOTS)))
-    _SNAPSHOTS[hand_id] = (head_hash, state)
+    with _LOCK:
+        if len(_SNAPSHOTS) >= _SNAPSHOT_LIMIT:
+            _SNAPSHOTS.pop(next(iter(_SNAPSHOTS)))
+        _SNAPSHOTS[hand_id] = (head_hash, state)
