@@ -5,8 +5,8 @@ three schemes share one scale and one threshold, set from the per-pair false-pos
 a room can afford (1,770 pairs among 60 players: a z of 5 is about one chance in three
 million per pair for a normal tail; real tails are fatter, hence the margin):
 
-- **chip dumping**: the mean chip flow (all-in EV, big blinds per shared hand) from one
-  player to the other, less what their results against everyone else predict (a strong
+- **chip dumping**: the mean chip flow (all-in EV, big blinds per shared hand, each hand's
+  at most ``CLIP_BB``) from one player to the other, less what their results against everyone else predict (a strong
   player beats a weak one honestly), over its standard error measured on the pair's own
   hands (a t statistic: one big pot is not a pattern, a hundred one-way pots are).
 - **soft play**: how much less often each bets or raises a strong hand heads-up against
@@ -130,11 +130,12 @@ def _score(a: int, b: int, ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: Pair
            room_fold: float) -> PairScore:  # fmt: skip
     n = ab.hands
     # Chip dumping: a's flow to b beyond what each one's results elsewhere predict.
-    rate_a = _rate(ta.ev_net - ab.ev_net, ta.hands - n)  # a's mean loss per opponent-hand
-    rate_b = _rate(tb.ev_net - ba.ev_net, tb.hands - n)
+    # Per-hand flows are clipped (fraud.features.CLIP_BB): one deep cooler is not a pattern.
+    rate_a = _rate(ta.ev_clip - ab.ev_clip, ta.hands - n)  # a's mean loss per opponent-hand
+    rate_b = _rate(tb.ev_clip - ba.ev_clip, tb.hands - n)
     expected = (rate_a - rate_b) / 2
-    mean = ab.ev_net / n
-    var = max(ab.ev_net_sq / n - mean * mean, 0.0) + 1.0  # +1 bb^2: no zero variance
+    mean = ab.ev_clip / n
+    var = max(ab.ev_clip_sq / n - mean * mean, 0.0) + 1.0  # +1 bb^2: no zero variance
     t = (mean - expected) / math.sqrt(var / n)
     dump = abs(t) if abs(ab.ev_net) >= MIN_DUMP_BB else 0.0
     # Soft play: each direction against the player's own play elsewhere.
@@ -148,7 +149,8 @@ def _score(a: int, b: int, ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: Pair
     features: dict[str, dict[str, dict[str, float | None]]] = {
         Case.Kind.CHIP_DUMPING: {
             "hands": _f(n),
-            "flow_bb_per_100": _f(100 * mean, 100 * expected),
+            "flow_bb_per_100": _f(100 * ab.ev_net / n),
+            "clipped_flow_bb_per_100": _f(100 * mean, 100 * expected),
             "flow_t": _f(t),
         },
         Case.Kind.SOFT_PLAY: {

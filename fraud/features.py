@@ -3,7 +3,8 @@
 :func:`hand_facts` walks a hand's engine events once and returns, for every ordered pair
 (a, b) of players dealt in, what a did toward b:
 
-- ``ev_net``: the chips (in big blinds) that went from a to b, with all-in luck removed:
+- ``ev_net``: the chips (in big blinds) that went from a to b, with all-in luck removed
+  (``ev_clip`` and ``ev_clip_sq``: the same per hand, at most ``CLIP_BB``, and its square):
   when the betting closed before the river, pots are shared by equity at that moment, not
   by the run-out (all-in EV). Losses are attributed to the winners in proportion to their
   gains. Chip dumping shows as a large one-way ``ev_net`` inside one pair.
@@ -75,6 +76,11 @@ STRONG = 0.85
 #: honest player rarely folds.
 GOOD = 0.60
 SMALL_BET = 0.75
+#: A hand's flow between two players counts at most this much in the chip-dumping test
+#: (the flow itself is kept whole): with deep stacks one cooler can move hundreds of big
+#: blinds, and a test whose variance one hand dominates finds nothing; dumping is many
+#: one-way hands, each of a few dozen big blinds.
+CLIP_BB = 50.0
 #: Evidence floors: below these a hand is not worth a reviewer's time.
 DUMP_EVIDENCE_BB = 20.0
 SHARE_EVIDENCE_STRENGTH = 0.58
@@ -96,7 +102,8 @@ class PairFacts:
 
     hands: int = 0
     ev_net: float = 0.0
-    ev_net_sq: float = 0.0
+    ev_clip: float = 0.0
+    ev_clip_sq: float = 0.0
     soft_opp: int = 0
     soft_agg: int = 0
     fold_opp: int = 0
@@ -107,7 +114,8 @@ class PairFacts:
     def add(self, other: PairFacts) -> None:
         self.hands += other.hands
         self.ev_net += other.ev_net
-        self.ev_net_sq += other.ev_net_sq
+        self.ev_clip += other.ev_clip
+        self.ev_clip_sq += other.ev_clip_sq
         self.soft_opp += other.soft_opp
         self.soft_agg += other.soft_agg
         self.fold_opp += other.fold_opp
@@ -344,10 +352,12 @@ class _Walk:
                     flow[(p, q)] = -net[p] * net[q] / gains
         for (a, b), chips in flow.items():  # a lost, b gained: they are never both ways
             x = chips / self.bb
-            for p, q, signed in ((a, b, x), (b, a, -x)):
+            clipped = min(x, CLIP_BB)
+            for p, q, sign in ((a, b, 1.0), (b, a, -1.0)):
                 facts = self.pair(p, q)
-                facts.ev_net += signed
-                facts.ev_net_sq += x * x
+                facts.ev_net += sign * x
+                facts.ev_clip += sign * clipped
+                facts.ev_clip_sq += clipped * clipped
             if x >= DUMP_EVIDENCE_BB:
                 self.dump_evidence(a, b, x, ran_out)
 

@@ -119,7 +119,9 @@ class PairStat(models.Model):
     hands = models.PositiveIntegerField(default=0)
     #: Big blinds from player to partner, all-in luck removed (negative: the other way).
     ev_net = models.FloatField(default=0.0)
-    ev_net_sq = models.FloatField(default=0.0)
+    #: The same, each hand's flow at most fraud.features.CLIP_BB, and its squares.
+    ev_clip = models.FloatField(default=0.0)
+    ev_clip_sq = models.FloatField(default=0.0)
     soft_opp = models.PositiveIntegerField(default=0)
     soft_agg = models.PositiveIntegerField(default=0)
     fold_opp = models.PositiveIntegerField(default=0)
