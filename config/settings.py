@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "poker",
     "handhistory",
     "fraud",
+    "backoffice",
 ]
 
 MIDDLEWARE = [

@@ -22,6 +22,7 @@ api_v1 = [
 urlpatterns = [
     path("healthz", core_api.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("staff/", include("backoffice.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file, so the docs run under
     # the site's script-src 'self'; its page keeps one inline <style> block.
