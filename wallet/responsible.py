@@ -26,10 +26,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.errors import InvalidRequest
 from wallet.errors import InvalidDuration, InvalidPeriod, RestrictionInForce
 from wallet.models import DepositLimit, DepositLimitChange, Restriction
 from wallet.restrictions import SELF_IMPOSED, in_force
-from wallet.services import _real_money, amount_validate, currency_validate
+from wallet.services import PLAY_MONEY, amount_validate, currency_validate
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,11 @@ def deposit_limit_set(
     Setting a limit is idempotent by its value, so REST retries need no derived id.
     """
     currency = currency_validate(currency)
-    _real_money(currency, "limited")
+    if currency == PLAY_MONEY:  # a bad value here, not a refused movement: 400
+        raise InvalidRequest(
+            f"{PLAY_MONEY} is play money: it has no deposits to limit.",
+            code="currency_not_allowed", currency=currency,
+        )  # fmt: skip
     period = period_validate(period)
     new = None if amount is None else amount_validate(amount)
     delay = timedelta(hours=int(settings.WALLET_LIMIT_RAISE_DELAY_HOURS))
