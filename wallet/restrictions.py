@@ -54,6 +54,9 @@ def _until(restriction: Restriction) -> str:
 
 def _self_imposed_message(restriction: Restriction, action: Action) -> str:
     if restriction.kind == Restriction.Kind.SELF_EXCLUSION:
+        assert restriction.ends_at is not None
+        if restriction.ends_at <= timezone.now():
+            return f"You have excluded yourself from play until support lifts it: {_WHAT[action]}."
         return (
             f"You have excluded yourself from play until at least {_until(restriction)} "
             f"(then until support lifts it): {_WHAT[action]}."

@@ -19,6 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 
 from core.errors import DomainError
 from wallet import responsible, selectors
@@ -176,6 +177,8 @@ def timeout(request: HttpRequest) -> HttpResponse:
 
 def _restriction_said(r: Restriction) -> str:
     if r.kind == Restriction.Kind.SELF_EXCLUSION:
+        if r.ends_at is not None and r.ends_at <= timezone.now():
+            return "you have excluded yourself until support lifts it. Withdrawals stay open."
         return (
             f"you have excluded yourself until at least {_when(r.ends_at)}; after that, "
             "only support can lift it. Withdrawals stay open."

@@ -167,7 +167,7 @@ def test_a_self_exclusion_cannot_be_lifted_by_the_player_nor_by_staff_before_its
     Restriction.objects.filter(pk=exclusion.pk).update(ends_at=timezone.now() - timedelta(1))
     with pytest.raises(AccountRestricted) as refused:
         restriction_check(user_id=user.pk, action="deposit")
-    assert "excluded yourself" in refused.value.message
+    assert "excluded yourself from play until support lifts it" in refused.value.message
 
     restriction_lift(restriction_id=exclusion.pk, reason="six months passed, asked", by=staff)
     restriction_check(user_id=user.pk, action="deposit")
