@@ -11,6 +11,7 @@ import pytest
 from poker.models import Seat
 from tests.poker import conftest as poker_fixtures
 from tests.poker.test_crash_recovery import Server
+from tests.web.test_browser_csp import _collect, _watch
 from tests.web.test_browser_table import ARTIFACTS, DESKTOP, PASSWORD, browser_session
 from wallet.models import Deposit, DepositLimit, Restriction
 
@@ -47,6 +48,8 @@ def test_a_player_limits_deposits_then_takes_a_time_out_and_is_refused_a_seat(
     with browser_session(server, monkeypatch) as (browser, pages):
         page = browser.new_context(viewport=DESKTOP).new_page()
         pages.append(page)
+        violations, policies = [], {}
+        _watch(page, violations, policies)  # the pages run under the strict policy
         page.goto(f"{base}/login/?next=/account/limits/")
         page.get_by_test_id("login-username").fill("carol")
         page.get_by_test_id("login-password").fill(PASSWORD)
@@ -87,6 +90,7 @@ def test_a_player_limits_deposits_then_takes_a_time_out_and_is_refused_a_seat(
         assert _deposit(page, base, 3_000).status == 403  # still the 50.00 limit
 
         # 4. A 24-hour time-out.
+        _collect(page, violations)
         page.get_by_test_id("to-timeout").click()
         page.wait_for_url(f"{base}/account/timeout/")
         expect(page.get_by_test_id("in-force-none")).to_be_visible()
@@ -97,6 +101,9 @@ def test_a_player_limits_deposits_then_takes_a_time_out_and_is_refused_a_seat(
             f"until {ends_at:%Y-%m-%d %H:%M} UTC"
         )
         _shot(page, "4-time-out")
+        _collect(page, violations)
+        assert violations == [], violations
+        assert all(policies.get(f"{base}{p}") for p in ("/account/limits/", "/account/timeout/"))
 
         # 5. The table refuses a seat, saying why.
         page.goto(f"{base}/tables/{t.pk}/")
