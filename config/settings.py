@@ -473,6 +473,9 @@ BACKENDS_SUMMARY = f"{BACKENDS_SUMMARY}; wallet={_WALLET_SUMMARY}"
 # player can move through it (the arithmetic is in docs/ledger.md).
 WALLET_DEPOSIT_MAX = int(os.environ.get("WALLET_DEPOSIT_MAX", "1000000"))
 WALLET_DEPOSIT_DAILY_MAX = int(os.environ.get("WALLET_DEPOSIT_DAILY_MAX", "5000000"))
+# Responsible gaming: a player's own deposit limit takes effect at once when lowered, only
+# this many hours later when raised or removed.
+WALLET_LIMIT_RAISE_DELAY_HOURS = int(os.environ.get("WALLET_LIMIT_RAISE_DELAY_HOURS", "24"))
 WALLET_WEBHOOK_TOLERANCE_S = int(os.environ.get("WALLET_WEBHOOK_TOLERANCE_S", "300"))
 WALLET_WITHDRAWAL_MIN = int(os.environ.get("WALLET_WITHDRAWAL_MIN", "100"))
 WALLET_WITHDRAWAL_DAILY_MAX = int(os.environ.get("WALLET_WITHDRAWAL_DAILY_MAX", "1000000"))

@@ -35,6 +35,7 @@ urlpatterns = [
     ),
     path("api/v1/", include(api_v1)),
     path("api/v1/", include("wallet.urls")),
+    path("account/", include("wallet.web_rg_urls")),
     # The web pages (lobby, login, live table) and their static files.
     path("", include("poker.web.urls")),
 ]

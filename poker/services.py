@@ -46,7 +46,7 @@ from poker.hands import remember
 from poker.models import Hand, Seat, Table, TableCommand, Variant, new_server_seed_hex
 from poker.privacy import viewable
 from poker.selectors import public_view
-from wallet.restrictions import restriction_check
+from wallet.restrictions import restriction_barred_from_tables, restriction_check
 
 
 class TableError(DomainError):
@@ -571,6 +571,7 @@ def _finish_hand(ctx: Ctx) -> None:
     leaving = [s for s in ctx.seats().values() if s.state == Seat.State.LEAVING]
     for seat in sorted(leaving, key=lambda s: s.number):
         _cash_out(ctx, seat, reason=f"hand:{hand.pk}")
+    _cash_out_barred(ctx, hand)
     _sit_out_busted(ctx, hand)
     if table.status == Table.Status.CLOSED:
         return
@@ -582,6 +583,17 @@ def _finish_hand(ctx: Ctx) -> None:
         table.next_hand_at = timezone.now() + timedelta(milliseconds=pause_ms)
         return
     _maybe_start_hand(ctx)
+
+
+def _cash_out_barred(ctx: Ctx, hand: Hand) -> None:
+    """Cashes out every seated player who took a time-out or self-exclusion (one that
+    began during this hand, or whose seat the start could not clear): they played the
+    hand out, and are not dealt the next one."""
+    seats = ctx.seats()
+    barred = restriction_barred_from_tables(user_ids=[s.player_id for s in seats.values()])
+    for seat in sorted((s for s in seats.values() if s.player_id in barred),
+                       key=lambda s: s.number):  # fmt: skip
+        _cash_out(ctx, seat, reason=f"hand:{hand.pk}")
 
 
 def _sit_out_busted(ctx: Ctx, hand: Hand) -> None:
@@ -783,6 +795,24 @@ def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dic
 
     return _run_command(table_id=table_id, player_id=player_id, key=key, command="leave",
                         request={}, actor=actor, body=body)  # fmt: skip
+
+
+def table_restriction_enforce(*, table_id: int, player_id: int) -> dict[str, Any]:
+    """Takes a player under a time-out or self-exclusion off the table: cashed out now
+    when not in the running hand; in it, they play it out and its end cashes them out
+    (``_cash_out_barred``). Does nothing when they are not seated, in the hand, or no
+    longer barred, so it may run again safely."""
+
+    def body(ctx: Ctx) -> dict[str, Any] | None:
+        seat = ctx.seat_of_player(player_id)
+        if seat is None or _in_current_hand(ctx, player_id) is not None:
+            return None
+        if player_id not in restriction_barred_from_tables(user_ids=[player_id]):
+            return None
+        return {"left": True, "cashed_out": _cash_out(ctx, seat, reason="restricted")}
+
+    return _run_command(table_id=table_id, player_id=None, key=None, command="restricted",
+                        request={"player_id": player_id}, actor=SYSTEM, body=body)  # fmt: skip
 
 
 def table_sit_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> dict[str, Any]:

@@ -21,6 +21,8 @@ from wallet.models import (
     Adjustment,
     Correction,
     Deposit,
+    DepositLimit,
+    DepositLimitChange,
     IdempotencyRecord,
     Restriction,
     WebhookEvent,
@@ -147,6 +149,46 @@ class CorrectionAdmin(ReadOnly):
                     "created_by", "reason")  # fmt: skip
 
 
+@admin.register(DepositLimit)
+class DepositLimitAdmin(ReadOnly):
+    """A player's own deposit limits (set by the player only; staff read them)."""
+
+    list_display = ("user", "currency", "period", "amount", "pending_amount", "pending_from",
+                    "updated_at")  # fmt: skip
+    list_filter = ("currency", "period")
+    search_fields = ("user__username", "=user__id")
+    list_select_related = ("user",)
+    readonly_fields = ("user", "currency", "period", "amount", "pending_amount", "pending_from",
+                       "updated_at", "history")  # fmt: skip
+
+    @admin.display(description="History (newest first)")
+    def history(self, obj: DepositLimit) -> str:
+        rows = DepositLimitChange.objects.filter(
+            user_id=obj.user_id, currency=obj.currency, period=obj.period
+        ).select_related("created_by")
+        return (
+            "\n".join(
+                f"{c.created_at:%Y-%m-%d %H:%M} {c.created_by}: {_or_none(c.old_amount)} -> "
+                f"{_or_none(c.new_amount)} from {c.effective_from:%Y-%m-%d %H:%M}"
+                for c in rows
+            )
+            or "-"
+        )
+
+
+def _or_none(amount: int | None) -> str:
+    return "no limit" if amount is None else str(amount)
+
+
+@admin.register(DepositLimitChange)
+class DepositLimitChangeAdmin(ReadOnly):
+    list_display = ("created_at", "user", "currency", "period", "old_amount", "new_amount",
+                    "effective_from", "created_by")  # fmt: skip
+    list_filter = ("currency", "period")
+    search_fields = ("user__username", "=user__id")
+    list_select_related = ("user", "created_by")
+
+
 class LiftForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=4000)
 
@@ -155,12 +197,12 @@ class LiftForm(forms.Form):
 class RestrictionAdmin(ReadOnly):
     """Holds on accounts; staff lift one with a reason (the row keeps who and why)."""
 
-    list_display = ("id", "user", "kind", "source", "created_at", "created_by", "lifted_at",
-                    "lifted_by")  # fmt: skip
+    list_display = ("id", "user", "kind", "source", "created_at", "ends_at", "created_by",
+                    "lifted_at", "lifted_by")  # fmt: skip
     list_filter = ("kind", ("lifted_at", admin.EmptyFieldListFilter))
     search_fields = ("user__username", "=user__id", "source")
     list_select_related = ("user", "created_by", "lifted_by")
-    readonly_fields = ("user", "kind", "source", "reason", "created_at", "created_by",
+    readonly_fields = ("user", "kind", "source", "reason", "created_at", "ends_at", "created_by",
                        "lifted_at", "lifted_by", "lift_reason")  # fmt: skip
 
     def get_urls(self) -> list[URLPattern]:

@@ -165,6 +165,12 @@ class DepositsView(GenericAPIView):  # type: ignore[type-arg]
                 "invalid",
                 *E400_IDEMPOTENCY,
             ),
+            403: _error(
+                "Refused by the player's own deposit limit (extra: period, limit, used, "
+                "remaining) or by a time-out or self-exclusion (extra: until).",
+                "deposit_limit_reached",
+                "account_restricted",
+            ),
             404: _error("No such gateway.", "unknown_gateway"),
             409: E409_IDEMPOTENCY,
             422: _error(

@@ -79,3 +79,34 @@ class AccountRestricted(DomainError):
 
 class RestrictionNotActive(Conflict):
     default_code = "restriction_not_active"
+
+
+class DepositLimitReached(DomainError):
+    """The deposit would pass a limit the player set themselves (``extra``: period,
+    limit, used, remaining)."""
+
+    status = 403
+    default_code = "deposit_limit_reached"
+
+
+class InvalidPeriod(InvalidRequest):
+    default_code = "invalid_period"
+
+
+class InvalidDuration(InvalidRequest):
+    """A time-out's hours or a self-exclusion's months out of range or not an integer."""
+
+    default_code = "invalid_duration"
+
+
+class RestrictionInForce(Conflict):
+    """A time-out or self-exclusion already runs at least as long as the one asked for:
+    a player may extend theirs, never shorten it."""
+
+    default_code = "restriction_in_force"
+
+
+class RestrictionMinimumTerm(Conflict):
+    """A time-out or self-exclusion cannot be lifted before its end."""
+
+    default_code = "restriction_minimum_term"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -176,6 +178,8 @@ class Restriction(models.Model):
 
     class Kind(models.TextChoices):
         FRAUD_FREEZE = "fraud_freeze", "Frozen (confirmed fraud case)"
+        TIME_OUT = "time_out", "Time-out (taken by the player)"
+        SELF_EXCLUSION = "self_exclusion", "Self-exclusion (taken by the player)"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=24, choices=Kind.choices)
@@ -192,6 +196,9 @@ class Restriction(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     lift_reason = models.TextField(blank=True)
+    #: A time-out ends by itself then; a self-exclusion holds at least until then and
+    #: ends only when staff lift it (``wallet.restrictions``). None: until lifted.
+    ends_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -213,3 +220,92 @@ class Restriction(models.Model):
     def __str__(self) -> str:
         state = "lifted" if self.lifted_at else "active"
         return f"{self.kind} on {self.user_id} ({state})"
+
+
+class DepositLimit(models.Model):
+    """A player's own cap on deposits in one real currency over a rolling window.
+
+    ``amount`` is the limit in force (None: no limit). A raise (or a removal) waits
+    ``WALLET_LIMIT_RAISE_DELAY_HOURS``: it is kept in ``pending_amount`` (None: removal)
+    and applies once ``pending_from`` has passed -- the check reads the value in force at
+    its own time (``in_force``), so no task has to apply it.
+    """
+
+    class Period(models.TextChoices):
+        DAY = "day", "24 hours"
+        WEEK = "week", "7 days"
+        MONTH = "month", "30 days"
+
+    #: The rolling window each period sums deposits over.
+    WINDOWS = {
+        Period.DAY: timedelta(days=1),
+        Period.WEEK: timedelta(days=7),
+        Period.MONTH: timedelta(days=30),
+    }
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    currency = models.CharField(max_length=8)
+    period = models.CharField(max_length=8, choices=Period.choices)
+    amount = models.BigIntegerField(null=True, blank=True)
+    pending_amount = models.BigIntegerField(null=True, blank=True)
+    pending_from = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "currency", "period"], name="wallet_deposit_limit_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(amount__isnull=True) | Q(amount__gt=0),
+                name="wallet_deposit_limit_amount_gt_0",
+            ),
+            models.CheckConstraint(
+                condition=Q(pending_amount__isnull=True) | Q(pending_amount__gt=0),
+                name="wallet_deposit_limit_pending_gt_0",
+            ),
+            # A pending value (even a pending removal) always says from when.
+            models.CheckConstraint(
+                condition=Q(pending_amount__isnull=True) | Q(pending_from__isnull=False),
+                name="wallet_deposit_limit_pending_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.currency} {self.period}: {self.amount}"
+
+    def in_force(self, at: datetime) -> int | None:
+        """The limit that holds at ``at``: the pending value once its time has come."""
+        if self.pending_from is not None and self.pending_from <= at:
+            return self.pending_amount
+        return self.amount
+
+    def pending_at(self, at: datetime) -> bool:
+        """Whether a change is still waiting at ``at``."""
+        return self.pending_from is not None and self.pending_from > at
+
+
+class DepositLimitChange(models.Model):
+    """Every change a player (or staff) made to a deposit limit: who, when, from what to
+    what, and from when it holds. Append-only: the database refuses UPDATE and DELETE."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    currency = models.CharField(max_length=8)
+    period = models.CharField(max_length=8, choices=DepositLimit.Period.choices)
+    old_amount = models.BigIntegerField(null=True, blank=True)
+    new_amount = models.BigIntegerField(null=True, blank=True)
+    #: When the new value holds: at once for a lowering, after the delay for a raise.
+    effective_from = models.DateTimeField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "created_at"], name="wallet_dlc_user_time")]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.user_id} {self.currency} {self.period}: {self.old_amount} -> {self.new_amount}"
+        )

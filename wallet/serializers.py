@@ -117,3 +117,81 @@ class WebhookEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 class WebhookOutcomeSerializer(serializers.Serializer):  # type: ignore[type-arg]
     status = serializers.ChoiceField(choices=["processed", "duplicate", "ignored"])
+
+
+# --- responsible gaming (wallet.api_account) ----------------------------------------------
+
+
+class LimitRequestSerializer(StrictSerializer):
+    currency = serializers.ChoiceField(
+        choices=[c for c in settings.WALLET_CURRENCIES if c != "CHIPS"],
+        help_text="A real currency (play money has no deposits to limit).",
+    )
+    period = serializers.ChoiceField(
+        choices=["day", "week", "month"], help_text="Rolling 24 hours, 7 days or 30 days."
+    )
+    amount = serializers.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        allow_null=True,
+        help_text="The limit in integer minor units; null removes it (after the delay).",
+    )
+
+
+class PendingLimitSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    amount = serializers.IntegerField(allow_null=True, help_text="null: the limit goes.")
+    # "from" is a Python keyword: declared under another name, renamed in the schema.
+    from_ = serializers.DateTimeField(help_text="When the change holds.")
+
+    def get_fields(self) -> dict[str, serializers.Field]:  # type: ignore[type-arg]
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class LimitSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    currency = serializers.CharField()
+    period = serializers.CharField()
+    limit = serializers.IntegerField(allow_null=True, help_text="In force now; null: none.")
+    pending = PendingLimitSerializer(allow_null=True, help_text="A raise or removal waiting.")
+    used = serializers.IntegerField(help_text="Deposits (pending or confirmed) in the window.")
+    remaining = serializers.IntegerField(allow_null=True, help_text="null: no limit.")
+
+
+class LimitChangeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    currency = serializers.CharField()
+    period = serializers.CharField()
+    amount = serializers.IntegerField(allow_null=True)
+    immediate = serializers.BooleanField(help_text="Whether it holds already.")
+    effective_from = serializers.DateTimeField()
+
+
+class LimitsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    limits = LimitSerializer(many=True, help_text="One row per real currency and period.")
+
+
+class LimitsChangedSerializer(LimitsSerializer):
+    change = LimitChangeSerializer()
+
+
+class TimeoutRequestSerializer(StrictSerializer):
+    hours = serializers.IntegerField(min_value=24, max_value=1008, help_text="24 to 1008.")
+
+
+class SelfExclusionRequestSerializer(StrictSerializer):
+    months = serializers.IntegerField(min_value=6, max_value=120, help_text="6 to 120.")
+
+
+class OwnRestrictionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["time_out", "self_exclusion"])
+    started_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(
+        help_text="A time-out ends then; a self-exclusion holds at least until then, then "
+        "until support lifts it."
+    )
+    lifted_by_staff_only = serializers.BooleanField()
+
+
+class OwnRestrictionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    restrictions = OwnRestrictionSerializer(many=True)

@@ -21,7 +21,7 @@ Transaction contract
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -48,6 +48,7 @@ from wallet.errors import (
     CurrencyNotAllowed,
     DepositAboveMaximum,
     DepositDailyLimit,
+    DepositLimitReached,
     DepositMismatch,
     IdempotencyConflict,
     InvalidAmount,
@@ -57,7 +58,14 @@ from wallet.errors import (
     WithdrawalNotPending,
 )
 from wallet.gateways import gateway_get
-from wallet.models import Adjustment, Correction, Deposit, WebhookEvent, Withdrawal
+from wallet.models import (
+    Adjustment,
+    Correction,
+    Deposit,
+    DepositLimit,
+    WebhookEvent,
+    Withdrawal,
+)
 from wallet.restrictions import restriction_check
 
 _NS = uuid.UUID("0b5e7f3a-8c1d-4e2f-9a6b-7c3d2e1f0a9b")
@@ -195,23 +203,29 @@ def _deposit_confirm(deposit: Deposit) -> None:
     deposit.save(update_fields=["status", "transfer_id", "updated_at"])
 
 
-def _locked_day_total(
+def _locked_totals(
     model: type[Deposit] | type[Withdrawal],
     *,
     player: Account,
     user_id: int,
     currency: str,
     statuses: list[str],
-) -> int:
-    """The player's ``model`` amounts in ``currency`` and ``statuses`` of the last 24
-    hours, after locking the player's cash account row: one deposit (or withdrawal) at a
-    time per player and currency, so the sum a limit is checked against is exact."""
+    windows: Mapping[str, timedelta],
+) -> dict[str, int]:
+    """The player's ``model`` amounts in ``currency`` and ``statuses`` over each rolling
+    window (name -> length, ending now), after locking the player's cash account row: one
+    deposit (or withdrawal) at a time per player and currency, so the sums a limit is
+    checked against are exact. One query whatever the number of windows."""
     Account.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
-    since = timezone.now() - timedelta(days=1)
+    now = timezone.now()
     rows = model.objects.filter(  # type: ignore[attr-defined]
-        user_id=user_id, currency=currency, created_at__gte=since, status__in=statuses
+        user_id=user_id, currency=currency, status__in=statuses,
+        created_at__gte=now - max(windows.values()),
+    )  # fmt: skip
+    sums = rows.aggregate(
+        **{name: Sum("amount", filter=Q(created_at__gte=now - w)) for name, w in windows.items()}
     )
-    return int(rows.aggregate(total=Sum("amount"))["total"] or 0)
+    return {name: int(total or 0) for name, total in sums.items()}
 
 
 def _deposit_maximum(*, amount: int, currency: str) -> None:
@@ -225,24 +239,42 @@ def _deposit_maximum(*, amount: int, currency: str) -> None:
         )
 
 
-def _deposit_daily_limit(*, user_id: int, player: Account, amount: int, currency: str) -> None:
-    """Refuses a deposit that takes the player's deposits (pending or confirmed) of the
-    last 24 hours above ``WALLET_DEPOSIT_DAILY_MAX``. With ``_deposit_maximum`` this keeps
-    what one player moves through the shared clearing account far from its range
-    (docs/ledger.md). Caller's transaction."""
-    today = _locked_day_total(
+def _deposit_limits(*, user_id: int, player: Account, amount: int, currency: str) -> None:
+    """Refuses a deposit that takes the player's deposits (pending or confirmed) over a
+    rolling window above a limit: ``WALLET_DEPOSIT_DAILY_MAX`` over 24 hours (with
+    ``_deposit_maximum`` this keeps what one player moves through the shared clearing
+    account far from its range, docs/ledger.md), then the player's own limits in force
+    now (``DepositLimit``), each over its period. Caller's transaction."""
+    used = _locked_totals(
         Deposit, player=player, user_id=user_id, currency=currency,
         statuses=[Deposit.Status.PENDING, Deposit.Status.CONFIRMED],
+        windows=DepositLimit.WINDOWS,
     )  # fmt: skip
     daily_max = int(settings.WALLET_DEPOSIT_DAILY_MAX)
-    if today + amount > daily_max:
+    if used[DepositLimit.Period.DAY] + amount > daily_max:
         raise DepositDailyLimit(
             f"Deposits are limited to {daily_max} {currency} minor units per 24 hours; "
-            f"{today} already deposited.",
+            f"{used[DepositLimit.Period.DAY]} already deposited.",
             currency=currency,
             daily_max=daily_max,
-            deposited_today=today,
+            deposited_today=used[DepositLimit.Period.DAY],
         )
+    now = timezone.now()  # read under the lock: a limit set meanwhile counts
+    limits = {
+        row.period: limit
+        for row in DepositLimit.objects.filter(user_id=user_id, currency=currency)
+        if (limit := row.in_force(now)) is not None
+    }
+    for period in DepositLimit.Period:  # the shortest window first: its refusal is the nearest
+        if period in limits and used[period] + amount > limits[period]:
+            limit, spent = limits[period], used[period]
+            remaining = max(0, limit - spent)
+            raise DepositLimitReached(
+                f"Your deposit limit is {limit} {currency} minor units per "
+                f"{period.label}; {spent} deposited in that time, {remaining} left.",
+                currency=currency, period=period.value, limit=limit, used=spent,
+                remaining=remaining,
+            )  # fmt: skip
 
 
 def deposit_create(
@@ -264,6 +296,7 @@ def deposit_create(
     existing = Deposit.objects.filter(pk=deposit_id).first()
     if existing is not None:  # a retry is answered as before, whatever the limits now
         return _same_request(existing, **expected)  # type: ignore[no-any-return]
+    restriction_check(user_id=user.pk, action="deposit")
     _deposit_maximum(amount=amount, currency=currency)
     player = player_account(user_id=user.pk, currency=currency)
     try:
@@ -271,7 +304,7 @@ def deposit_create(
             existing = Deposit.objects.filter(pk=deposit_id).first()
             if existing is not None:
                 return _same_request(existing, **expected)  # type: ignore[no-any-return]
-            _deposit_daily_limit(user_id=user.pk, player=player, amount=amount, currency=currency)
+            _deposit_limits(user_id=user.pk, player=player, amount=amount, currency=currency)
             deposit = Deposit.objects.create(id=deposit_id, **expected)
             if provider.confirms_immediately:
                 _deposit_confirm(deposit)
@@ -356,10 +389,11 @@ def withdrawal_request(
     payout = clearing_account(gateway=gateway_name, currency=currency)
     try:
         with transaction.atomic(durable=True):
-            today = _locked_day_total(
+            today = _locked_totals(
                 Withdrawal, player=player, user_id=user.pk, currency=currency,
                 statuses=[Withdrawal.Status.PENDING, Withdrawal.Status.APPROVED],
-            )  # fmt: skip
+                windows={"day": timedelta(days=1)},
+            )["day"]  # fmt: skip
             daily_max = int(settings.WALLET_WITHDRAWAL_DAILY_MAX)
             if today + amount > daily_max:
                 raise WithdrawalDailyLimit(

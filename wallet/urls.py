@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from wallet import api
+from wallet import api, api_account
 
 urlpatterns = [
     path("wallet/", api.WalletView.as_view(), name="wallet"),
@@ -24,5 +24,17 @@ urlpatterns = [
         name="wallet-withdrawal-reject",
     ),
     path("wallet/transactions/", api.TransactionsView.as_view(), name="wallet-transactions"),
+    path("account/limits/", api_account.AccountLimitsView.as_view(), name="account-limits"),
+    path("account/timeout/", api_account.AccountTimeoutView.as_view(), name="account-timeout"),
+    path(
+        "account/self-exclusion/",
+        api_account.AccountSelfExclusionView.as_view(),
+        name="account-self-exclusion",
+    ),
+    path(
+        "account/restrictions/",
+        api_account.AccountRestrictionsView.as_view(),
+        name="account-restrictions",
+    ),
     path("payments/webhooks/<str:gateway>/", api.WebhookView.as_view(), name="payments-webhook"),
 ]

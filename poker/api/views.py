@@ -69,7 +69,9 @@ _error = error_response
 E400 = _error(
     "Malformed or invalid input.", "invalid", "malformed_request", "idempotency_key_required"
 )
-E403 = _error("Not allowed.", "permission_denied", "not_seated")
+# account_restricted: a sit, top-up or sit-in refused by a hold on the player's account
+# (a time-out or self-exclusion, saying until when; or a staff hold, "under review").
+E403 = _error("Not allowed.", "permission_denied", "not_seated", "account_restricted")
 E404 = _error("No such table.", "table_not_found")
 E409 = _error("Conflict.", "stale_version", "idempotency_key_reused")
 E422 = _error(
