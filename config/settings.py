@@ -54,6 +54,8 @@ ALLOWED_HOSTS = _env_list(
 CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    # First: its admin templates (the link to the live dashboard) override the admin's own.
+    "backoffice",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -72,7 +74,6 @@ INSTALLED_APPS = [
     "poker",
     "handhistory",
     "fraud",
-    "backoffice",
     "audit",
 ]
 
