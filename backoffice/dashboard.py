@@ -42,6 +42,8 @@ def page(request: HttpRequest) -> HttpResponse:
     context = {
         **admin.site.each_context(request),
         "title": "Live dashboard",
+        # The page is wide; the admin's model list is one click away on its index.
+        "is_nav_sidebar_enabled": False,
         "figures": dashboard_figures(),
         "config": {"figures_url": reverse("backoffice:dashboard-figures"),
                    "refresh_ms": REFRESH_MS},
