@@ -25,8 +25,8 @@ RAKE_CHART_DAYS = 30
 
 def live_tables(*, now: datetime) -> list[dict[str, Any]]:
     """Every table not closed: stakes, players seated, the running hand's pot, hands
-    started in the last hour, where to watch it, and its running hand with every card
-    (the hand view's staff mode)."""
+    started in the last hour, and where staff watch it live with every card (the table
+    page's staff mode) or read its running hand so far (the hand view's)."""
     tables = list(
         Table.objects.exclude(status=Table.Status.CLOSED)
         .annotate(
@@ -54,7 +54,7 @@ def live_tables(*, now: datetime) -> list[dict[str, Any]]:
                 "pot": pot,
                 "hand": hand.pk if hand is not None else None,
                 "hands_last_hour": table.last_hour,
-                "watch_url": reverse("web-table", args=[table.pk]),
+                "watch_url": reverse("web-table", args=[table.pk]) + "?full=1",
                 "hand_url": (
                     reverse("web-hand", args=[hand.pk]) + "?full=1" if hand is not None else None
                 ),

@@ -1,18 +1,25 @@
 """Staff open the live dashboard in headless Chromium (production mode: DEBUG off, the
 site's strict Content-Security-Policy): the charts are drawn from our own Chart.js with
 the room's figures, and when a hand is played meanwhile, the page's figures change by
-themselves, without a reload."""
+themselves, without a reload. From there, they watch a table with every hole card."""
 
 from __future__ import annotations
 
 import pytest
 
-from poker.models import Hand
+from poker.models import Hand, Seat
 from poker.services import table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key, play_random_hands
 from tests.web.test_browser_csp import _collect, _production_server, _watch
-from tests.web.test_browser_table import ARTIFACTS, DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
+from tests.web.test_browser_table import (
+    ARTIFACTS,
+    DESKTOP,
+    PASSWORD,
+    TIMEOUT_MS,
+    _truth,
+    browser_session,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -91,6 +98,22 @@ def test_staff_watch_the_dashboard_redraw_itself_when_a_hand_is_played(
         page.screenshot(path=str(ARTIFACTS / "staff-dashboard-refreshed.png"), full_page=True)
         _collect(page, violations)
 
+        # From the dashboard to the table, watched with every hole card of the running hand.
+        t.refresh_from_db()
+        holes, _, _ = _truth(t.current_hand_id)
+        page.get_by_test_id(f"watch-{t.pk}").click()
+        page.wait_for_url(f"{base}/tables/{t.pk}/?full=1")
+        expect(page.get_by_test_id("table-root")).to_have_attribute(
+            "data-full-hand", str(t.current_hand_id)
+        )
+        for seat in Seat.objects.filter(table=t):
+            expect(page.get_by_test_id(f"seat-{seat.number}-cards")).to_have_attribute(
+                "data-cards", holes[seat.player_id]
+            )
+        page.screenshot(path=str(ARTIFACTS / "staff-table-every-card.png"), full_page=True)
+        _collect(page, violations)
+
     assert errors == []
     assert violations == []
+    assert policies[f"{base}/tables/{t.pk}/?full=1"]
     assert policies[f"{base}/staff/"] and "script-src 'self'" in policies[f"{base}/staff/"]

@@ -60,10 +60,12 @@
   function drawTables(tables) {
     fill("tables", tables.map((t) => {
       const watch = document.createElement("span");
-      watch.appendChild(link(t.watch_url, "table"));
+      const live = link(t.watch_url, "live, every card");
+      live.dataset.testid = `watch-${t.id}`;
+      watch.appendChild(live);
       if (t.hand_url) {
         watch.appendChild(document.createTextNode(" · "));
-        watch.appendChild(link(t.hand_url, `hand ${t.hand}, every card`));
+        watch.appendChild(link(t.hand_url, `hand ${t.hand} so far`));
       }
       const tr = row([t.name, t.variant, t.stakes, `${t.seated}/${t.max_seats}`,
                       t.pot === null ? "–" : number(t.pot), number(t.hands_last_hour), watch]);
