@@ -251,3 +251,12 @@ def test_beat_schedules_each_check_once_and_the_old_ledger_task_is_gone(settings
     assert audit == {"ledger": 3600.0, "event_store": 300.0, "event_store_full": 86400.0,
                      "replay_settlement": 3600.0, "table_stakes": 300.0}  # fmt: skip
     assert not any(e["task"] == "ledger.audit" for e in settings.CELERY_BEAT_SCHEDULE.values())
+
+
+def test_the_embedded_beat_calls_an_audit_entry_with_its_check(room, settings):
+    from core.management.commands.serve import _beat_call
+
+    entry = settings.CELERY_BEAT_SCHEDULE["audit-table-stakes"]
+    _beat_call(entry)
+    run = AuditRun.objects.get()
+    assert (run.check_name, run.status, run.checked) == ("table_stakes", "passed", 2)
