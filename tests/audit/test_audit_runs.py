@@ -260,3 +260,22 @@ def test_the_embedded_beat_calls_an_audit_entry_with_its_check(room, settings):
     _beat_call(entry)
     run = AuditRun.objects.get()
     assert (run.check_name, run.status, run.checked) == ("table_stakes", "passed", 2)
+
+
+def test_the_admin_lists_runs_read_only_in_colour_and_shows_a_runs_problems(client, make_user):
+    admin_user = make_user(staff=True)
+    admin_user.is_superuser = True
+    admin_user.save()
+    client.force_login(admin_user)
+    run = AuditRun.objects.create(
+        check_name="table_stakes", status="failed", started_at=timezone.now(), duration_ms=12,
+        checked=3, failures=["table 1 (T): seat 2 <b>x</b>"], failure_count=301,
+    )  # fmt: skip
+    listing = client.get("/admin/audit/auditrun/").content.decode()
+    assert '<span class="audit-status audit-failed">failed</span>' in listing
+    assert "/static/audit/admin.css" in listing and "301" in listing
+    assert "Add audit run" not in listing
+    detail = client.get(f"/admin/audit/auditrun/{run.pk}/change/").content.decode()
+    assert "<li>table 1 (T): seat 2 &lt;b&gt;x&lt;/b&gt;</li>" in detail  # escaped
+    assert "<li>... and 300 more</li>" in detail
+    assert client.post(f"/admin/audit/auditrun/{run.pk}/delete/").status_code == 403
