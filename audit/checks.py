@@ -130,9 +130,9 @@ def check_replay_settlement() -> CheckResult:
         return CheckResult(checked=hands, failures=failures)
 
 
-#: The table events that move a seat's chips (the rest: turns, chat, sitting out...).
-_MONEY_EVENTS = ("PlayerSat", "PlayerToppedUp", "PlayerLeft", "HandBegan")
-#: Hands whose players are read per query when looking back for a player's last hand.
+#: The table events that put chips on a seat (the rest: turns, chat, sitting out...).
+_MONEY_EVENTS = ("PlayerSat", "PlayerToppedUp", "HandBegan")
+#: Hands whose players are read per query while walking a table's history back.
 _HAND_CHUNK = 200
 
 
@@ -142,8 +142,8 @@ def check_table_stakes() -> CheckResult:
 
     The engine's stack of a seated player between hands is what their last hand ended
     with (its replay), or their buy-in if they sat down since, plus every top-up after
-    that: the table stream records each of these moves (``PlayerSat``, ``PlayerToppedUp``,
-    ``HandBegan``), the ledger records the transfers. Counts the tables.
+    that: the table stream records each of these moves (``HandBegan``, ``PlayerSat``,
+    ``PlayerToppedUp``), the ledger records the transfers. Counts the tables.
     """
     with _snapshot():
         result = CheckResult()
@@ -161,17 +161,10 @@ def _table_problems(table: Table) -> list[str]:
             "player_id", "number", "stake_account__balance"
         )
     }
-    events: list[dict[str, Any]] = []
-    for type_, version, payload in (
-        Event.objects.filter(stream=table.stream, type__in=_MONEY_EVENTS)
-        .order_by("seq")
-        .values_list("type", "version", "payload")
-    ):
-        try:
-            events.append(read_table_event(type_, version, payload, usernames={}))
-        except UnreadableEvent as exc:
-            return [f"{where}: {exc}"]
-    expected, problems = _engine_stacks(where, events, set(seats))
+    try:
+        expected, problems = _engine_stacks(table, where, set(seats))
+    except UnreadableEvent as exc:
+        return [f"{where}: {exc}"]
     for player_id, (number, balance) in sorted(seats.items(), key=lambda s: s[1][0]):
         stack = expected.get(player_id)
         if stack is not None and stack != balance:
@@ -192,59 +185,61 @@ def _table_problems(table: Table) -> list[str]:
     return problems
 
 
-def _engine_stacks(
-    where: str, events: list[dict[str, Any]], seated: set[int]
-) -> tuple[dict[int, int], list[str]]:
-    """Each seated player's stack by the table's events: from their anchor (the later of
-    their last ``PlayerSat`` and the start of their last hand) on."""
+def _engine_stacks(table: Table, where: str, seated: set[int]) -> tuple[dict[int, int], list[str]]:
+    """Each seated player's stack by the table's events, walking them back from the newest
+    until every seated player is anchored (their last hand, or their sitting down since):
+    the top-ups met on the way are added. A table at rest reads its tail only."""
     problems: list[str] = []
-    last_sat: dict[int, int] = {}
-    begun: list[tuple[int, int]] = []  # (index in events, hand id)
-    for i, event in enumerate(events):
-        if event["type"] == "PlayerSat":
-            last_sat[event["user_id"]] = i
-        elif event["type"] == "HandBegan":
-            begun.append((i, event["hand"]))
-    # player -> (index in events, hand id, their index in the hand) of their last hand
-    anchor: dict[int, tuple[int, int, int]] = {}
+    stacks: dict[int, int] = {}
+    top_ups: dict[int, int] = dict.fromkeys(seated, 0)
     looking = set(seated)
-    for stop in range(len(begun), 0, -_HAND_CHUNK):
+    players_of: dict[int, list[int]] = {}
+    events = (
+        Event.objects.filter(stream=table.stream, type__in=_MONEY_EVENTS)
+        .order_by("-seq")
+        .values_list("type", "version", "payload")
+    )
+    for type_, version, payload in events.iterator(chunk_size=500):
         if not looking:
             break
-        chunk = begun[max(0, stop - _HAND_CHUNK) : stop]
-        players = dict(
-            Hand.objects.filter(pk__in=[h for _, h in chunk]).values_list("pk", "player_ids")
-        )
-        for i, hand_id in reversed(chunk):
-            in_hand = players.get(hand_id, [])
-            for player_id in set(in_hand) & looking:
-                if i > last_sat.get(player_id, -1):
-                    anchor[player_id] = (i, hand_id, in_hand.index(player_id))
+        event = read_table_event(type_, version, payload, usernames={})
+        if type_ == "HandBegan":
+            hand_id = event["hand"]
+            if hand_id not in players_of:
+                players_of.update(_players_up_to(table, hand_id))
+            in_hand = players_of.get(hand_id, [])
+            anchored = looking.intersection(in_hand)
+            if anchored:
+                final = _final_stacks(hand_id)
+                if not final:
+                    problems.append(
+                        f"{where}: hand {hand_id} has ended but its events do not end it"
+                    )
+                for player_id in anchored:
+                    if final:
+                        stacks[player_id] = final[in_hand.index(player_id)] + top_ups[player_id]
+                    looking.discard(player_id)
+        elif event["user_id"] in looking:
+            player_id = event["user_id"]
+            if type_ == "PlayerToppedUp":
+                top_ups[player_id] += int(event["amount"])
+            else:  # PlayerSat: their chips start from this buy-in
+                stacks[player_id] = int(event["buy_in"]) + top_ups[player_id]
                 looking.discard(player_id)
-        # Whoever sat down after this chunk's first hand is anchored at that sit.
-        looking = {p for p in looking if last_sat.get(p, -1) < chunk[0][0]}
-    stacks: dict[int, int] = {}
-    final: dict[int, list[int]] = {}
-    for player_id in sorted(seated):
-        if player_id in anchor:
-            index, hand_id, position = anchor[player_id]
-            if hand_id not in final:
-                final[hand_id] = _final_stacks(hand_id)
-            if not final[hand_id]:
-                problems.append(f"{where}: hand {hand_id} has ended but its events do not end it")
-                continue
-            stack = final[hand_id][position]
-        elif player_id in last_sat:
-            index = last_sat[player_id]
-            stack = int(events[index]["buy_in"])
-        else:
-            problems.append(f"{where}: player {player_id} is seated but never sat down")
-            continue
-        for event in events[index + 1 :]:
-            if event["type"] == "PlayerToppedUp" and event["user_id"] == player_id:
-                stack += int(event["amount"])
-        stacks[player_id] = stack
+    problems.extend(
+        f"{where}: player {player_id} is seated but never sat down" for player_id in sorted(looking)
+    )
     return stacks, problems
+
+
+def _players_up_to(table: Table, hand_id: int) -> dict[int, list[int]]:
+    """The players of ``hand_id`` and of the table's hands just before it (one query for
+    the next stretch of the walk back)."""
+    return dict(
+        Hand.objects.filter(table=table, pk__lte=hand_id)
+        .order_by("-pk")
+        .values_list("pk", "player_ids")[:_HAND_CHUNK]
+    )
 
 
 def _final_stacks(hand_id: int) -> list[int]:

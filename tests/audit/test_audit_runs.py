@@ -23,12 +23,23 @@ from handhistory.store import event_hash
 from ledger.models import Account, AccountKind, Transfer
 from ledger.services import ledger_account_open, ledger_transfer
 from poker.models import Hand, Seat
-from poker.services import table_chat
-from tests.poker.conftest import actor_for, key
+from poker.services import table_chat, table_sit, table_sit_out
+from poker.services_admin import staff_actor, table_pause
+from tests.audit import conftest as audit_fixtures
+from tests.poker.conftest import actor_for, key, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+player, table = audit_fixtures.player, audit_fixtures.table
+
 CHECKS = ["ledger", "event_store", "event_store_full", "replay_settlement", "table_stakes"]
+
+
+class CheckCall:
+    """Checks when it may, else calls: nobody busts, every hand ends."""
+
+    def choice(self, options):
+        return "check" if "check" in options else "call"
 
 
 @pytest.fixture
@@ -279,3 +290,30 @@ def test_the_admin_lists_runs_read_only_in_colour_and_shows_a_runs_problems(clie
     assert "<li>table 1 (T): seat 2 &lt;b&gt;x&lt;/b&gt;</li>" in detail  # escaped
     assert "<li>... and 300 more</li>" in detail
     assert client.post(f"/admin/audit/auditrun/{run.pk}/delete/").status_code == 403
+
+
+def test_table_stakes_follow_a_player_sitting_out_back_to_their_last_hand(table, player):
+    """A player who sat out for hands is anchored at the last hand they were dealt: the
+    check walks the table's history back past the hands played without them."""
+    t = table()
+    users = [player() for _ in range(3)]
+    for u in users:
+        table_sit(table_id=t.pk, player_id=u.pk, buy_in=5_000, key=key(), actor=actor_for(u))
+    play_random_hands(t, users, 3, CheckCall())
+    away = next(u for u in users if u.pk in Hand.objects.filter(table=t).last().player_ids)
+    table_sit_out(table_id=t.pk, player_id=away.pk, key=key(), actor=actor_for(away))
+    play_random_hands(t, users, 3, CheckCall())
+    last_dealt = max(h.pk for h in Hand.objects.filter(table=t) if away.pk in h.player_ids)
+    assert Hand.objects.filter(table=t, pk__gt=last_dealt, ended_at__isnull=False).count() >= 2
+    table_pause(table_id=t.pk, actor=staff_actor(None))
+    play_random_hands(t, users, 1, CheckCall())
+    run = audit_run(check="table_stakes")
+    assert run.status == AuditRun.Status.PASSED, run.failures
+    # ...and it does compare that player's stake: a chip more on it is named.
+    issuer = ledger_account_open(kind=AccountKind.BONUS, owner_ref="forger", currency="CHIPS",
+                                 must_not_overdraw=False)  # fmt: skip
+    stake = Seat.objects.get(table=t, player=away).stake_account_id
+    ledger_transfer(transfer_id=uuid.uuid4(), debit_account_id=issuer.pk,
+                    credit_account_id=stake, amount=1, currency="CHIPS", code="forged")  # fmt: skip
+    run = audit_run(check="table_stakes")
+    assert len(run.failures) == 1 and f"(player {away.pk}) holds" in run.failures[0]
