@@ -16,10 +16,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Max, Sum
+from django.db.models import Max, QuerySet, Sum
 from django.utils import timezone
 
 from handhistory.models import Event
@@ -71,7 +70,7 @@ def check_ledger() -> CheckResult:
     return CheckResult(checked=report.transfers, failures=list(report.problems))
 
 
-def _safe_watermark(rows: Any, floor: int) -> int:
+def _safe_watermark(rows: QuerySet[Event], floor: int) -> int:
     """The highest position among ``rows`` recorded before the lag, at least ``floor``."""
     cutoff = timezone.now() - WATERMARK_LAG
     top = rows.filter(recorded_at__lte=cutoff).aggregate(top=Max("position"))["top"]
