@@ -6,8 +6,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Max, Q, Sum
-from django.db.models.functions import TruncDate, TruncHour
+from django.db.models import Count, Max, OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce, TruncDate, TruncHour
 from django.urls import reverse
 from django.utils import timezone
 
@@ -27,13 +27,18 @@ def live_tables(*, now: datetime) -> list[dict[str, Any]]:
     """Every table not closed: stakes, players seated, the running hand's pot, hands
     started in the last hour, and where staff watch it live with every card (the table
     page's staff mode) or read its running hand so far (the hand view's)."""
+    # Counted in subqueries: joining seats and hands would multiply the rows of each.
+    seated = Seat.objects.filter(table=OuterRef("pk")).values("table").annotate(n=Count("pk"))
+    recent = (
+        Hand.objects.filter(table=OuterRef("pk"), started_at__gte=now - timedelta(hours=1))
+        .values("table")
+        .annotate(n=Count("pk"))
+    )
     tables = list(
         Table.objects.exclude(status=Table.Status.CLOSED)
         .annotate(
-            seated=Count("seats", distinct=True),
-            last_hour=Count(
-                "hands", filter=Q(hands__started_at__gte=now - timedelta(hours=1)), distinct=True
-            ),
+            seated=Coalesce(Subquery(seated.values("n")), 0),
+            last_hour=Coalesce(Subquery(recent.values("n")), 0),
         )
         .select_related("current_hand")
         .order_by("name", "pk")
