@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
+
+from backoffice import dashboard
 
 app_name = "backoffice"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns: list[URLPattern] = [
+    path("", dashboard.page, name="dashboard"),
+    path("dashboard.json", dashboard.figures, name="dashboard-figures"),
+]

@@ -183,10 +183,14 @@ def stream_events(stream: str, *, after_seq: int = 0) -> list[Event]:
     return list(Event.objects.filter(stream=stream, seq__gt=after_seq).order_by("seq"))
 
 
-def verify_chain(rows: Iterable[Event]) -> list[str]:
-    """Problems found in one stream's rows (in seq order); an empty list means intact."""
+def verify_chain(rows: Iterable[Event], *, after: tuple[int, str] = (0, GENESIS)) -> list[str]:
+    """Problems found in one stream's rows (in seq order); an empty list means intact.
+
+    ``after`` is the (seq, hash) of the row the first one must follow: the stream's start
+    by default, or the last row an earlier (incremental) check verified.
+    """
     problems: list[str] = []
-    prev, expected = GENESIS, 1
+    expected, prev = after[0] + 1, after[1]
     for row in rows:
         if row.seq != expected:
             problems.append(f"{row.stream}: seq {row.seq} where {expected} was expected")

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from django.db.models import QuerySet
+
 from handhistory.models import Event
-from handhistory.store import verify_chain
+from handhistory.store import GENESIS, verify_chain
 from ledger.models import Transfer
 from poker import money
 from poker.engine.events import event_from_dict
@@ -22,9 +24,11 @@ from poker.models import Hand
 from poker.table_events import UnreadableEvent, read_table_event
 
 
-def _streams() -> Iterator[list[Event]]:
+def streams_of(rows: QuerySet[Event] | None = None) -> Iterator[list[Event]]:
+    """``rows`` (every event by default), one stream at a time, in seq order."""
     stream: list[Event] = []
-    for row in Event.objects.order_by("stream", "seq").iterator(chunk_size=2000):
+    source = Event.objects.all() if rows is None else rows
+    for row in source.order_by("stream", "seq").iterator(chunk_size=2000):
         if stream and row.stream != stream[0].stream:
             yield stream
             stream = []
@@ -37,12 +41,20 @@ def verify_chains() -> tuple[int, list[str]]:
     """(streams checked, problems)."""
     problems: list[str] = []
     count = 0
-    for rows in _streams():
+    for rows in streams_of():
         count += 1
-        problems.extend(verify_chain(rows))
-        if rows[0].stream.startswith("table-"):
-            problems.extend(_unreadable(rows))
+        problems.extend(verify_stream(rows))
     return count, problems
+
+
+def verify_stream(rows: list[Event], *, after: tuple[int, str] = (0, GENESIS)) -> list[str]:
+    """Problems of one stream's ``rows`` (in seq order, following ``after``: the (seq,
+    hash) of the row before the first, the stream's start by default): the hash chain,
+    and for a table stream whether the code can read each event."""
+    problems = verify_chain(rows, after=after)
+    if rows and rows[0].stream.startswith("table-"):
+        problems.extend(_unreadable(rows))
+    return problems
 
 
 def _unreadable(rows: list[Event]) -> list[str]:

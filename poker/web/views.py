@@ -49,7 +49,12 @@ def fairness(request: HttpRequest) -> HttpResponse:
 
 @ensure_csrf_cookie
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The live table; the view embedded is the caller's own (their cards only)."""
+    """The live table; the view embedded is the caller's own (their cards only). Staff
+    add ``?full=1`` to watch with every hole card: the page reads them from the hand
+    API's staff view, the same privacy rule with a staff viewer."""
+    full = request.GET.get("full") == "1"
+    if full and not request.user.is_staff:
+        raise PermissionDenied("Watching with every card is for staff only.")
     if not Table.objects.filter(pk=table_id).exists():
         raise Http404(f"No table {table_id}.")
     viewer = request.user.pk if request.user.is_authenticated else None
@@ -60,6 +65,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "ws_path": f"/ws/tables/{table_id}/",
         "api_base": f"/api/v1/tables/{table_id}/",
         "login_url": f"{reverse('web-login')}?next={request.path}",
+        "full": full,
+        "hands_api": "/api/v1/hands/",
     }
     history = _recent_history(table_id, view["version"])
     return render(

@@ -29,34 +29,56 @@ def _die_with_parent() -> None:
         pass
 
 
+#: Tasks the embedded beat runs in a thread of their own. An audit pass can take minutes,
+#: and the shot clock's sweeper, due every second, must not wait behind it; audits only
+#: read (one snapshot, which on SQLite's WAL blocks no writer) and write their run row, so
+#: they can run beside it. Other tasks write and keep running in turn, as before.
+_THREADED_TASKS = {"audit.run"}
+
+
+def _beat_call(entry: dict[str, Any]) -> None:
+    """Calls one CELERY_BEAT_SCHEDULE entry's task with its ``args``/``kwargs``, as beat
+    would send it; a failure is logged, never raised (the next interval tries again)."""
+    from django.db import close_old_connections
+
+    from config.celery import app
+
+    try:
+        app.tasks[str(entry["task"])](*entry.get("args", ()), **entry.get("kwargs", {}))
+    except Exception:
+        logger.exception("embedded beat task failed", extra={"task": entry["task"]})
+    finally:
+        close_old_connections()
+
+
 def _embedded_beat() -> None:
-    """Calls each CELERY_BEAT_SCHEDULE task on its interval, forever (daemon thread).
+    """Calls each CELERY_BEAT_SCHEDULE entry on its interval, forever (daemon thread).
 
     The tasks are looked up in the project's app once its task modules are imported:
     ``celery.current_app`` is per thread (this one would get an empty default app), and
-    nothing else in a serving process imports ``poker.tasks`` or ``ledger.tasks``.
+    nothing else in a serving process imports ``poker.tasks`` or ``audit.tasks``.
     """
-    from django.db import close_old_connections
-
-    from config.celery import app, import_tasks
+    from config.celery import import_tasks
 
     import_tasks()
 
-    schedule = {
-        name: float(entry["schedule"]) for name, entry in settings.CELERY_BEAT_SCHEDULE.items()
-    }  # type: ignore[arg-type]
+    entries = settings.CELERY_BEAT_SCHEDULE
+    schedule = {name: float(entry["schedule"]) for name, entry in entries.items()}  # type: ignore[arg-type]
     due = dict.fromkeys(schedule, 0.0)
+    running: dict[str, threading.Thread] = {}
     while True:
         now = time.monotonic()
         for name, interval in schedule.items():
-            if now >= due[name]:
-                due[name] = now + interval
-                try:
-                    app.tasks[str(settings.CELERY_BEAT_SCHEDULE[name]["task"])]()
-                except Exception:
-                    logger.exception("embedded beat task failed", extra={"task": name})
-                finally:
-                    close_old_connections()
+            if now < due[name] or (name in running and running[name].is_alive()):
+                continue
+            due[name] = now + interval
+            if entries[name]["task"] not in _THREADED_TASKS:
+                _beat_call(entries[name])
+            else:
+                running[name] = threading.Thread(
+                    target=_beat_call, args=(entries[name],), name=f"beat-{name}", daemon=True
+                )
+                running[name].start()
         time.sleep(0.25)
 
 

@@ -25,6 +25,9 @@
   const PRIVATE_GRACE_MS = 900;
 
   const S = {
+    fullHand: null, // ?full=1 (staff): the hand whose hole cards fullCards holds
+    fullCards: {}, // seat number -> card codes
+    fullLoading: null,
     view: null, // {table, version, seats, hand, you}
     version: null,
     names: {}, // seat number -> player name (kept after they leave, for the log)
@@ -249,7 +252,8 @@
         if (shown.length) {
           fillCards(cards, shown);
         } else if (row.in_hand && !row.folded && hand) {
-          const mine = me && me.seat === number && S.view.you ? cardCodes(S.view.you.hole_cards) : [];
+          let mine = me && me.seat === number && S.view.you ? cardCodes(S.view.you.hole_cards) : [];
+          if (!mine.length && S.fullHand === hand.id) mine = S.fullCards[number] || [];
           if (mine.length) fillCards(cards, mine);
           else {
             const n = table.variant === "PO" ? 4 : 2;
@@ -537,10 +541,35 @@
     stacks.prepend(el("li", { class: "label" }, "Stacks after the hand"));
   }
 
+  // Staff watching with ?full=1: every hole card of the running hand, read once per hand
+  // from the hand API's staff view (the server applies the same privacy rule, with a
+  // staff viewer; anyone else is refused the page and the API's full view).
+  function loadFullCards(hand) {
+    if (!cfg.full || !hand || S.fullHand === hand.id || S.fullLoading === hand.id) return;
+    S.fullLoading = hand.id;
+    fetch(`${cfg.hands_api}${hand.id}/?full=1`, {
+      credentials: "same-origin", headers: { Accept: "application/json" },
+    })
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+      .then((detail) => {
+        const cards = {};
+        for (const ev of detail.events) {
+          if (ev.type === "HoleCardsDealt" && ev.cards) cards[ev.seat] = cardCodes(ev.cards);
+        }
+        S.fullCards = cards;
+        S.fullHand = hand.id;
+        render();
+      })
+      .catch(() => {})
+      .finally(() => { if (S.fullLoading === hand.id) S.fullLoading = null; });
+  }
+
   function render() {
     if (!S.view) return;
     root.setAttribute("data-version", S.version);
     root.setAttribute("data-hand", S.view.hand ? S.view.hand.id : "");
+    root.setAttribute("data-full-hand", S.fullHand === null ? "" : S.fullHand);
+    loadFullCards(S.view.hand);
     renderSeats();
     renderCenter();
     renderHero();
