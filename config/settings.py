@@ -479,4 +479,12 @@ WALLET_WITHDRAWAL_DAILY_MAX = int(os.environ.get("WALLET_WITHDRAWAL_DAILY_MAX", 
 WALLET_SANDBOX_AUTO_APPROVE_WITHDRAWALS = _env_bool(
     "WALLET_SANDBOX_AUTO_APPROVE_WITHDRAWALS", False
 )
+# "Reload play money": the player's CHIPS cash is topped back up to this amount, at most
+# once per period (wallet/reload.py).
+WALLET_RELOAD_CHIPS = int(os.environ.get("WALLET_RELOAD_CHIPS", str(WALLET_SIGNUP_CHIPS)))
+WALLET_RELOAD_PERIOD_HOURS = int(os.environ.get("WALLET_RELOAD_PERIOD_HOURS", "24"))
+# A withdrawal above this amount (minor units, any currency) needs a verified identity.
+WALLET_KYC_WITHDRAWAL_THRESHOLD = int(os.environ.get("WALLET_KYC_WITHDRAWAL_THRESHOLD", "100000"))
+# The table page reminds a seated player of their session (time, net) this often.
+SESSION_REMINDER_MINUTES = int(os.environ.get("SESSION_REMINDER_MINUTES", "60"))
 CELERY_BEAT_SCHEDULE["ledger-audit"] = {"task": "ledger.audit", "schedule": 3600.0}

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from wallet import api
+from wallet import api, api_account
 
 urlpatterns = [
     path("wallet/", api.WalletView.as_view(), name="wallet"),
@@ -24,5 +24,9 @@ urlpatterns = [
         name="wallet-withdrawal-reject",
     ),
     path("wallet/transactions/", api.TransactionsView.as_view(), name="wallet-transactions"),
+    path("account/reload/", api_account.ReloadView.as_view(), name="account-reload"),
+    path("account/kyc/", api_account.KycView.as_view(), name="account-kyc"),
+    path("account/history/", api_account.HistoryView.as_view(), name="account-history"),
+    path("account/session/", api_account.SessionView.as_view(), name="account-session"),
     path("payments/webhooks/<str:gateway>/", api.WebhookView.as_view(), name="payments-webhook"),
 ]
