@@ -3,6 +3,7 @@ history and the current play session (routed from ``wallet.urls`` under ``accoun
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.conf import settings
@@ -234,7 +235,8 @@ class HistoryView(APIView):
     )
     def get(self, request: Request) -> Response:
         raw = request.query_params.get("months", "12")
-        if not raw.isdigit() or not 1 <= int(raw) <= HISTORY_MAX_MONTHS:
+        # ASCII digits only: str.isdigit() also accepts digits int() cannot read ("²").
+        if not re.fullmatch(r"[0-9]{1,3}", raw) or not 1 <= int(raw) <= HISTORY_MAX_MONTHS:
             raise InvalidRequest(
                 f"months is a whole number from 1 to {HISTORY_MAX_MONTHS}, got {raw!r}.",
                 code="invalid_months",
