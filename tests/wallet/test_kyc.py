@@ -124,3 +124,33 @@ def test_a_pending_review_does_not_open_large_withdrawals(rich):
     kyc_submit(user=rich.user)
     response = post(rich, "/api/v1/wallet/withdrawals/", {"amount": 200_000, "currency": "EUR"})
     assert response.json()["code"] == "kyc_required"
+
+
+def test_staff_set_a_status_in_the_admin_and_read_its_history_there(make_user, client):
+    from django.contrib.auth.models import Permission
+
+    staff, player = make_user(staff=True), make_user()
+    staff.user_permissions.add(
+        *Permission.objects.filter(
+            codename__in=["add_kycstatus", "change_kycstatus", "view_kycstatus"]
+        )
+    )
+    client.force_login(staff)
+    response = client.post(
+        "/admin/wallet/kycstatus/add/",
+        {"user": player.pk, "new_status": "pending", "reason": "documents received"},
+    )  # fmt: skip
+    assert response.status_code == 302, response.content.decode()[:2000]
+    response = client.post(
+        f"/admin/wallet/kycstatus/{player.pk}/change/",
+        {"new_status": "verified", "reason": "passport checked"},
+    )  # fmt: skip
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert kyc_status_of(user_id=player.pk) == "verified"
+    page = client.get(f"/admin/wallet/kycstatus/{player.pk}/change/").content.decode()
+    assert "passport checked" in page and "documents received" in page
+    assert list(
+        StaffAction.objects.filter(subject_id=player.pk)
+        .order_by("pk")
+        .values_list("action", "reason")
+    ) == [("kyc.set", "documents received"), ("kyc.set", "passport checked")]
