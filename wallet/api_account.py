@@ -57,6 +57,7 @@ class HistoryCurrencySerializer(serializers.Serializer):  # type: ignore[type-ar
     currency = serializers.CharField()
     deposits = serializers.IntegerField()
     withdrawals = serializers.IntegerField()
+    play_money = serializers.IntegerField(help_text="CHIPS granted at sign-up and reloaded.")
     buy_ins = serializers.IntegerField()
     cash_outs = serializers.IntegerField()
     net = serializers.IntegerField(help_text="Net result of the hands played (after rake).")
@@ -220,6 +221,7 @@ class HistoryView(APIView):
                                     "currency": "CHIPS",
                                     "deposits": 0,
                                     "withdrawals": 0,
+                                    "play_money": 100_000,
                                     "buy_ins": 20_000,
                                     "cash_outs": 23_500,
                                     "net": 3_500,

@@ -74,13 +74,14 @@ def _month_starts(months: int, now: datetime) -> list[date]:
 
 
 #: The totals of a month, per currency, in the order the page and the API show them.
-HISTORY_FIELDS = ("deposits", "withdrawals", "buy_ins", "cash_outs", "net", "hands")
+HISTORY_FIELDS = ("deposits", "withdrawals", "play_money", "buy_ins", "cash_outs", "net", "hands")
 
 
 def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
     """Per calendar month (UTC) of the last ``months``, newest first: per currency the
-    player's confirmed deposits, withdrawals (pending or paid: not rejected), buy-ins and
-    cash-outs at the tables, net result of the hands played and how many hands.
+    player's confirmed deposits, withdrawals (pending or paid: not rejected), play money
+    received (sign-up grant and reloads), buy-ins and cash-outs at the tables, net result
+    of the hands played and how many hands.
 
     ``[{"month": "2026-11", "currencies": [{"currency": "CHIPS", "deposits": 0, ...}]}]``;
     a month with nothing lists no currency.
@@ -107,9 +108,11 @@ def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
     add(withdrawals.annotate(month=month).values("month", "currency")
         .annotate(total=Sum("amount")), "withdrawals")  # fmt: skip
     cash = wallet_cash_account_ids(user_id=user_id)
-    table_money = Transfer.objects.filter(
-        created_at__gte=since, status=TransferStatus.POSTED, code__in=["buy_in", "cash_out"]
-    )
+    posted = Transfer.objects.filter(created_at__gte=since, status=TransferStatus.POSTED)
+    add(posted.filter(code__in=["signup_grant", "play_money_reload"], credit_account_id__in=cash)
+        .annotate(month=month).values("month", "currency").annotate(total=Sum("amount")),
+        "play_money")  # fmt: skip
+    table_money = posted.filter(code__in=["buy_in", "cash_out"])
     add(table_money.filter(code="buy_in", debit_account_id__in=cash).annotate(month=month)
         .values("month", "currency").annotate(total=Sum("amount")), "buy_ins")  # fmt: skip
     add(table_money.filter(code="cash_out", credit_account_id__in=cash).annotate(month=month)

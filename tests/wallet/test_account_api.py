@@ -79,6 +79,7 @@ def test_history_totals_count_deposits_withdrawals_buy_ins_cash_outs_and_hands(
     results = PlayerHandResult.objects.filter(player=alice)
     assert rows["EUR"]["deposits"] == 3_000 and rows["EUR"]["withdrawals"] == 1_000
     assert rows["CHIPS"]["buy_ins"] == 10_000
+    assert rows["CHIPS"]["play_money"] == 0  # the fixture's chips are not a grant or reload
     assert rows["CHIPS"]["hands"] == results.count() >= 3
     assert rows["CHIPS"]["net"] == sum(r.net for r in results)
     assert months[1]["currencies"] == []

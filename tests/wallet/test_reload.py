@@ -145,3 +145,15 @@ def test_two_racing_reloads_land_exactly_once(player):
     assert PlayMoneyReload.objects.filter(user=player).count() == 1
     assert chips(player) == 10_000
     assert ledger_audit().ok
+
+
+@pytest.mark.django_db
+def test_the_history_counts_the_grant_and_reloads_as_play_money(player):
+    from wallet.selectors import account_history
+
+    spend(player, 7_500)
+    play_money_reload(user=player, key="k")
+    (month,) = account_history(user_id=player.pk, months=1)
+    (chips_row,) = month["currencies"]
+    assert chips_row["currency"] == "CHIPS"
+    assert (chips_row["play_money"], chips_row["buy_ins"]) == (17_500, 7_500)

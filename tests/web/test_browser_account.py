@@ -82,6 +82,9 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         expect(page.get_by_test_id(f"history-{month}-EUR")).to_have_attribute(
             "data-deposits", "2500"
         )
+        expect(page.get_by_test_id(f"history-{month}-CHIPS")).to_have_attribute(
+            "data-play-money", "150000"
+        )
         # The transactions of the months: the reload and the sign-up grant among them.
         rows = page.get_by_test_id("transaction-row")
         expect(rows.and_(page.locator("[data-code=play_money_reload]"))).to_have_attribute(
