@@ -118,6 +118,12 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         page.screenshot(path=str(ARTIFACTS / "table-session-reminder.png"))
         page.get_by_test_id("session-reminder-dismiss").click()
         expect(reminder).to_be_hidden()
+        # Half an interval later: nothing; a whole one: the next reminder.
+        page.clock.fast_forward(30 * 60 * 1000)
+        page.wait_for_timeout(500)
+        expect(reminder).to_be_hidden()
+        page.clock.fast_forward(30 * 60 * 1000)
+        expect(reminder).to_be_visible()
         _collect(page, violations)
 
     assert errors == [], errors

@@ -1,7 +1,9 @@
-// The session reminder of the table page: every `reminder_minutes` (the server's
-// SESSION_REMINDER_MINUTES) it asks /api/v1/account/session/ for the player's current
-// play session and, when the player is seated, shows how long they have played and their
-// net result until they dismiss it. The figures are computed by the server.
+// The session reminder of the table page (a "reality check"). Every `reminder_minutes`
+// (the server's SESSION_REMINDER_MINUTES) of the player's play session, counted from the
+// session's start, it shows how long they have played and their net result until they
+// dismiss it. The session and its figures come from /api/v1/account/session/ (computed
+// by the server): counting from the session's start rather than from when the page was
+// opened, a reload of the page does not put the next reminder off.
 (function () {
   "use strict";
   const box = document.getElementById("session-reminder");
@@ -23,22 +25,37 @@
     return response.json();
   }
 
-  async function remind() {
-    const data = await fetchSessions();
-    if (!data.sessions.length) return;
+  // Milliseconds until the next whole interval of the longest session (a full interval
+  // when not seated: the player may sit down meanwhile).
+  function untilNextReminder(data, every) {
+    if (!data.sessions.length) return every;
+    const started = Math.min(...data.sessions.map((s) => Date.parse(s.started_at)));
+    const elapsed = Math.max(0, Date.now() - started);
+    return every - (elapsed % every);
+  }
+
+  function show(data) {
     text.textContent = `Reality check: ${data.sessions.map(describe).join("; ")}.`;
-    box.dataset.minutes = String(Math.max(...data.sessions.map((s) => s.minutes_played)));
     box.hidden = false;
+  }
+
+  async function cycle(first) {
+    const data = await fetchSessions();
+    const every = Math.max(1, data.reminder_minutes) * 60 * 1000;
+    // A reminder is due when the timer fired at a whole interval of a session.
+    if (!first && data.sessions.length && untilNextReminder(data, every) > every - 60 * 1000) {
+      show(data);
+    }
+    setTimeout(() => cycle(false).catch(retryLater), untilNextReminder(data, every));
+  }
+
+  function retryLater() {
+    setTimeout(() => cycle(false).catch(retryLater), 60 * 1000);
   }
 
   box.querySelector("[data-testid=session-reminder-dismiss]").addEventListener("click", () => {
     box.hidden = true;
   });
 
-  fetchSessions()
-    .then((data) => {
-      const every = Math.max(1, data.reminder_minutes) * 60 * 1000;
-      setInterval(() => remind().catch(() => {}), every);
-    })
-    .catch(() => {}); // no reminder rather than a broken table page
+  cycle(true).catch(retryLater); // no reminder rather than a broken table page
 })();
