@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -61,6 +61,15 @@ def wallet_withdrawals(*, user_id: int) -> QuerySet[Withdrawal]:
 def wallet_last_reload(*, user_id: int) -> PlayMoneyReload | None:
     """The player's most recent play-money reload, if any."""
     return PlayMoneyReload.objects.filter(user_id=user_id).order_by("-created_at").first()
+
+
+def wallet_next_reload_at(*, user_id: int) -> datetime | None:
+    """When the player may reload play money again, if not yet (the period's end)."""
+    last = wallet_last_reload(user_id=user_id)
+    if last is None:
+        return None
+    due = last.created_at + timedelta(hours=int(settings.WALLET_RELOAD_PERIOD_HOURS))
+    return due if due > timezone.now() else None
 
 
 def _month_starts(months: int, now: datetime) -> list[date]:

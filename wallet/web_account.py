@@ -14,6 +14,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -93,7 +94,6 @@ def wallet(request: HttpRequest) -> HttpResponse:
     transfers, own = selectors.wallet_transactions(user_id=user_id)
     page = Paginator(transfers, TRANSACTIONS_PER_PAGE).get_page(request.GET.get("page"))
     balances = selectors.wallet_balances(user_id=user_id)
-    last_reload = selectors.wallet_last_reload(user_id=user_id)
     context = {
         "balances": balances,
         "page": page,
@@ -104,7 +104,9 @@ def wallet(request: HttpRequest) -> HttpResponse:
         "deposit_form": MoneyForm(initial={"key": _key()}, auto_id="deposit_%s"),
         "withdrawal_form": MoneyForm(initial={"key": _key()}, auto_id="withdrawal_%s"),
         "reload_key": _key(),
-        "last_reload": last_reload,
+        "last_reload": selectors.wallet_last_reload(user_id=user_id),
+        "next_reload_at": selectors.wallet_next_reload_at(user_id=user_id),
+        "reload_target": settings.WALLET_RELOAD_CHIPS,
         "kyc_status": kyc_status_of(user_id=user_id),
         "kyc_form": KycSubmitForm(),
     }

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from ledger.models import Transfer
 from wallet.models import Deposit, PlayMoneyReload, Withdrawal
@@ -157,6 +159,14 @@ def test_the_reload_button_tops_up_once_per_period(web, settings):
     )
     assert "the next reload is possible at" in response.content.decode()
     assert PlayMoneyReload.objects.filter(user=web.user).count() == 1
+    first = PlayMoneyReload.objects.get(user=web.user)
+    due = timezone.localtime(first.created_at + timedelta(hours=24), UTC)
+    assert f'data-testid="next-reload">{due:%Y-%m-%d %H:%M} UTC<' in response.content.decode()
+    # Once the period is over, the page no longer says when.
+    PlayMoneyReload.objects.filter(pk=first.pk).update(
+        created_at=first.created_at - timedelta(hours=24)
+    )
+    assert 'data-testid="next-reload"' not in web.get("/account/wallet/").content.decode()
 
 
 def test_a_player_asks_for_identity_review_from_the_wallet(web):
