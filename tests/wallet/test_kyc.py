@@ -154,3 +154,19 @@ def test_staff_set_a_status_in_the_admin_and_read_its_history_there(make_user, c
         .order_by("pk")
         .values_list("action", "reason")
     ) == [("kyc.set", "documents received"), ("kyc.set", "passport checked")]
+
+
+def test_the_database_refuses_to_edit_or_delete_the_kyc_history(make_user):
+    from django.db import DatabaseError, transaction
+
+    player = make_user()
+    kyc_submit(user=player, note="hello")
+    change = KycStatusChange.objects.get(user=player)
+    for attempt in (
+        lambda: KycStatusChange.objects.filter(pk=change.pk).update(reason="forged"),
+        lambda: KycStatusChange.objects.filter(pk=change.pk).delete(),
+    ):
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+            attempt()
+    change.refresh_from_db()
+    assert change.reason == "hello"
