@@ -513,3 +513,11 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", SERVER_EMAIL)
 EMAIL_SUBJECT_PREFIX = os.environ.get("EMAIL_SUBJECT_PREFIX", "[pokerroom] ")
 #: Who is told of failed audits besides active staff with an address: "a@x.org,b@y.org".
 ADMINS = [(email, email) for email in _env_list("ADMINS", [])]
+# "Reload play money": the player's CHIPS cash is topped back up to this amount, at most
+# once per period (wallet/reload.py).
+WALLET_RELOAD_CHIPS = int(os.environ.get("WALLET_RELOAD_CHIPS", str(WALLET_SIGNUP_CHIPS)))
+WALLET_RELOAD_PERIOD_HOURS = int(os.environ.get("WALLET_RELOAD_PERIOD_HOURS", "24"))
+# A withdrawal above this amount (minor units, any currency) needs a verified identity.
+WALLET_KYC_WITHDRAWAL_THRESHOLD = int(os.environ.get("WALLET_KYC_WITHDRAWAL_THRESHOLD", "100000"))
+# The table page reminds a seated player of their session (time, net) this often.
+SESSION_REMINDER_MINUTES = int(os.environ.get("SESSION_REMINDER_MINUTES", "60"))

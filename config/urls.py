@@ -6,6 +6,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from core import api as core_api
+from wallet import web_account
 
 handler404 = "core.exceptions.json_404"
 handler500 = "core.exceptions.json_500"
@@ -36,6 +37,9 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/v1/", include("wallet.urls")),
     path("account/", include("wallet.web_rg_urls")),
+    # The player's own pages (sign-up, wallet, history).
+    path("signup/", web_account.signup, name="web-signup"),
+    path("account/", include("wallet.web_account_urls")),
     # The web pages (lobby, login, live table) and their static files.
     path("", include("poker.web.urls")),
 ]

@@ -12,11 +12,13 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html, format_html_join
 
 from core.admin import ReadOnlyAdmin as ReadOnly
 from core.errors import DomainError
 from ledger.models import Account
 from wallet import services
+from wallet.kyc import kyc_status_set
 from wallet.models import (
     Adjustment,
     Correction,
@@ -24,6 +26,9 @@ from wallet.models import (
     DepositLimit,
     DepositLimitChange,
     IdempotencyRecord,
+    KycStatus,
+    KycStatusChange,
+    PlayMoneyReload,
     Restriction,
     WebhookEvent,
     Withdrawal,
@@ -233,3 +238,75 @@ class RestrictionAdmin(ReadOnly):
         context = {**self.admin_site.each_context(request), "opts": self.model._meta,
                    "title": f"Lift restriction {restriction_id}", "form": form}  # fmt: skip
         return TemplateResponse(request, "admin/wallet/restriction/lift.html", context)
+
+
+@admin.register(PlayMoneyReload)
+class PlayMoneyReloadAdmin(ReadOnly):
+    list_display = ("id", "created_at", "user", "amount", "transfer_id")
+    search_fields = ("user__username", "=user__id")
+
+
+class KycStatusForm(forms.ModelForm):  # type: ignore[type-arg]
+    new_status = forms.ChoiceField(choices=KycStatus.Status.choices, label="Set status to")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=4000)
+
+    class Meta:
+        model = KycStatus
+        fields = ["user"]
+
+
+@admin.register(KycStatus)
+class KycStatusAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """A player's KYC status with its history; staff change it with a reason (history row
+    and staff log ``kyc.set``, by ``kyc_status_set``)."""
+
+    form = KycStatusForm
+    list_display = ("user", "status", "updated_at")
+    list_filter = ("status",)
+    search_fields = ("user__username", "=user__id")
+    list_select_related = ("user",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return ("user", "status", "note", "updated_at", "history") if obj else ()
+
+    @admin.display(description="History (newest first)")
+    def history(self, obj: KycStatus) -> str:
+        changes = KycStatusChange.objects.filter(user_id=obj.user_id).select_related("changed_by")
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{} → {}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (f"{c.created_at:%Y-%m-%d %H:%M:%S}", c.old_status, c.new_status,
+                 c.changed_by.get_username(), c.reason)
+                for c in changes
+            ),
+        )  # fmt: skip
+        return format_html(
+            "<table><thead><tr><th>When (UTC)</th><th>Change</th><th>By</th><th>Reason</th>"
+            "</tr></thead><tbody>{}</tbody></table>",
+            rows,
+        )
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> Any:
+        # Django wraps this view in transaction.atomic(); the service commits the status,
+        # its history and the staff log in its own durable transaction.
+        return self._changeform_view(request, object_id, form_url, extra_context)
+
+    def save_model(self, request: HttpRequest, obj: KycStatus, form: Any, change: bool) -> None:
+        saved = kyc_status_set(
+            staff_user=request.user,  # type: ignore[arg-type]
+            user_id=obj.user_id,
+            status=form.cleaned_data["new_status"],
+            reason=form.cleaned_data["reason"],
+        )
+        obj.pk = saved.pk
+        obj._state.adding = False

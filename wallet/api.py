@@ -226,6 +226,12 @@ class WithdrawalsView(GenericAPIView):  # type: ignore[type-arg]
                 "invalid",
                 *E400_IDEMPOTENCY,
             ),
+            403: _error(
+                "Refused: above WALLET_KYC_WITHDRAWAL_THRESHOLD without a verified identity, "
+                "or the account is restricted.",
+                "kyc_required",
+                "account_restricted",
+            ),
             404: _error("No such gateway.", "unknown_gateway"),
             409: E409_IDEMPOTENCY,
             422: _error(

@@ -110,3 +110,28 @@ class RestrictionMinimumTerm(Conflict):
     """A time-out or self-exclusion cannot be lifted before its end."""
 
     default_code = "restriction_minimum_term"
+
+
+class ReloadNotNeeded(DomainError):
+    """The play-money balance is already at (or above) the reload target."""
+
+    default_code = "reload_not_needed"
+
+
+class ReloadTooSoon(DomainError):
+    """A reload was made within the period; ``extra.next_at`` says when the next is due."""
+
+    default_code = "reload_too_soon"
+
+
+class KycRequired(DomainError):
+    """The withdrawal is above the amount allowed without a verified identity."""
+
+    status = 403
+    default_code = "kyc_required"
+
+
+class KycNotAllowed(Conflict):
+    """A review cannot be asked for in the current status (already verified)."""
+
+    default_code = "kyc_not_allowed"

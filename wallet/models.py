@@ -309,3 +309,82 @@ class DepositLimitChange(models.Model):
         return (
             f"{self.user_id} {self.currency} {self.period}: {self.old_amount} -> {self.new_amount}"
         )
+
+
+class PlayMoneyReload(models.Model):
+    """A play-money reload: the player's CHIPS cash topped back up to the configured
+    amount by one ledger transfer from the house's play-money issuer.
+
+    The rows are what the once-per-period rule counts (``wallet.reload``): the newest
+    row of a player, read under the lock of the player's CHIPS account, says when the
+    next reload is due.
+    """
+
+    # Derived from the caller's idempotency key: a retried reload finds its row.
+    id = models.UUIDField(primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    amount = models.BigIntegerField()
+    transfer_id = models.UUIDField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_reload_amount_gt_0")
+        ]
+        indexes = [models.Index(fields=["user", "-created_at"], name="wallet_reload_user_time")]
+
+    def __str__(self) -> str:
+        return f"reload {self.amount} CHIPS for {self.user_id}"
+
+
+class KycStatus(models.Model):
+    """A player's identity-verification status; no row is the same as ``unverified``.
+
+    Changed only by ``wallet.kyc`` (staff set it; a player asks for review), each change
+    appended to ``KycStatusChange``.
+    """
+
+    class Status(models.TextChoices):
+        UNVERIFIED = "unverified", "Unverified"
+        PENDING = "pending", "Pending review"
+        VERIFIED = "verified", "Verified"
+        REJECTED = "rejected", "Rejected"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, primary_key=True, related_name="kyc"
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.UNVERIFIED)
+    note = models.TextField(blank=True, default="", help_text="The player's note for review.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "KYC status"
+        verbose_name_plural = "KYC statuses"
+
+    def __str__(self) -> str:
+        return f"KYC of {self.user_id}: {self.status}"
+
+
+class KycStatusChange(models.Model):
+    """One change of a player's KYC status: who, when, from what to what, and why.
+
+    Append-only: rows are created by ``wallet.kyc`` and never edited (the admin shows
+    them read-only)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="kyc_changes"
+    )
+    old_status = models.CharField(max_length=12, choices=KycStatus.Status.choices)
+    new_status = models.CharField(max_length=12, choices=KycStatus.Status.choices)
+    reason = models.TextField()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "-created_at"], name="wallet_kyc_change_user")]
+
+    def __str__(self) -> str:
+        return f"KYC of {self.user_id}: {self.old_status} -> {self.new_status}"

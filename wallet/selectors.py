@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Count, Min, Q, QuerySet, Sum
+from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
-from ledger.models import Account, AccountKind, Transfer
+from handhistory.models import PlayerHandResult
+from ledger.models import Account, AccountKind, Transfer, TransferStatus
 from ledger.selectors import transfers_of_accounts
-from wallet.models import Deposit, DepositLimit, Restriction, Withdrawal
+from poker.models import Seat
+from wallet.models import Deposit, DepositLimit, PlayMoneyReload, Restriction, Withdrawal
 from wallet.restrictions import SELF_IMPOSED, in_force
 
 
@@ -104,3 +109,125 @@ def account_restrictions(*, user_id: int) -> list[Restriction]:
                                       kind__in=SELF_IMPOSED)  # fmt: skip
     return sorted(rows, key=lambda r: (r.kind == Restriction.Kind.SELF_EXCLUSION, r.ends_at),
                   reverse=True)  # fmt: skip
+
+
+def wallet_last_reload(*, user_id: int) -> PlayMoneyReload | None:
+    """The player's most recent play-money reload, if any."""
+    return PlayMoneyReload.objects.filter(user_id=user_id).order_by("-created_at").first()
+
+
+def wallet_next_reload_at(*, user_id: int) -> datetime | None:
+    """When the player may reload play money again, if not yet (the period's end)."""
+    last = wallet_last_reload(user_id=user_id)
+    if last is None:
+        return None
+    due = last.created_at + timedelta(hours=int(settings.WALLET_RELOAD_PERIOD_HOURS))
+    return due if due > timezone.now() else None
+
+
+def _month_starts(months: int, now: datetime) -> list[date]:
+    """The first days of the last ``months`` calendar months (UTC), newest first."""
+    year, month = now.year, now.month
+    starts = []
+    for _ in range(months):
+        starts.append(date(year, month, 1))
+        year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+    return starts
+
+
+#: The totals of a month, per currency, in the order the page and the API show them.
+HISTORY_FIELDS = ("deposits", "withdrawals", "play_money", "buy_ins", "cash_outs", "net", "hands")
+
+
+def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
+    """Per calendar month (UTC) of the last ``months``, newest first: per currency the
+    player's confirmed deposits, withdrawals (pending or paid: not rejected), play money
+    received (sign-up grant and reloads), buy-ins and cash-outs at the tables, net result
+    of the hands played and how many hands.
+
+    ``[{"month": "2026-11", "currencies": [{"currency": "CHIPS", "deposits": 0, ...}]}]``;
+    a month with nothing lists no currency.
+    """
+    starts = _month_starts(months, timezone.now())
+    since = datetime.combine(starts[-1], datetime.min.time(), tzinfo=UTC)
+    month = TruncMonth("created_at", tzinfo=UTC)
+    totals: dict[tuple[date, str], dict[str, int]] = defaultdict(
+        lambda: dict.fromkeys(HISTORY_FIELDS, 0)
+    )
+
+    def add(rows: Any, field: str, value: str = "total") -> None:
+        for row in rows:
+            totals[(row["month"].date(), row["currency"])][field] += int(row[value] or 0)
+
+    deposits = Deposit.objects.filter(
+        user_id=user_id, created_at__gte=since, status=Deposit.Status.CONFIRMED
+    )
+    add(deposits.annotate(month=month).values("month", "currency").annotate(total=Sum("amount")),
+        "deposits")  # fmt: skip
+    withdrawals = Withdrawal.objects.filter(user_id=user_id, created_at__gte=since).exclude(
+        status=Withdrawal.Status.REJECTED
+    )
+    add(withdrawals.annotate(month=month).values("month", "currency")
+        .annotate(total=Sum("amount")), "withdrawals")  # fmt: skip
+    cash = wallet_cash_account_ids(user_id=user_id)
+    posted = Transfer.objects.filter(created_at__gte=since, status=TransferStatus.POSTED)
+    add(posted.filter(code__in=["signup_grant", "play_money_reload"], credit_account_id__in=cash)
+        .annotate(month=month).values("month", "currency").annotate(total=Sum("amount")),
+        "play_money")  # fmt: skip
+    table_money = posted.filter(code__in=["buy_in", "cash_out"])
+    add(table_money.filter(code="buy_in", debit_account_id__in=cash).annotate(month=month)
+        .values("month", "currency").annotate(total=Sum("amount")), "buy_ins")  # fmt: skip
+    add(table_money.filter(code="cash_out", credit_account_id__in=cash).annotate(month=month)
+        .values("month", "currency").annotate(total=Sum("amount")), "cash_outs")  # fmt: skip
+    hands = (
+        PlayerHandResult.objects.filter(player_id=user_id, ended_at__gte=since)
+        .annotate(month=TruncMonth("ended_at", tzinfo=UTC))
+        .values("month", "table__currency")
+        .annotate(total=Sum("net"), count=Count("id"))
+    )
+    for row in hands:
+        key = (row["month"].date(), row["table__currency"])
+        totals[key]["net"] += int(row["total"] or 0)
+        totals[key]["hands"] += int(row["count"])
+    return [
+        {
+            "month": start.strftime("%Y-%m"),
+            "currencies": [
+                {"currency": currency, **totals[(start, currency)]}
+                for currency in sorted({c for (m, c) in totals if m == start})
+            ],
+        }
+        for start in starts
+    ]
+
+
+def play_sessions(*, user_id: int) -> list[dict[str, Any]]:
+    """The player's current play session per table currency.
+
+    A session in a currency runs while the player holds a seat at a table in that
+    currency: it started when they took the earliest of the seats they still hold
+    (``Seat.joined_at``), and its net is the sum of their results in the hands that ended
+    since then at tables in that currency. Not seated in a currency: no session in it.
+    """
+    now = timezone.now()
+    started = (
+        Seat.objects.filter(player_id=user_id)
+        .values("table__currency")
+        .annotate(started_at=Min("joined_at"))
+        .order_by("table__currency")
+    )
+    sessions = []
+    for row in started:
+        currency, started_at = row["table__currency"], row["started_at"]
+        net = PlayerHandResult.objects.filter(
+            player_id=user_id, ended_at__gte=started_at, table__currency=currency
+        ).aggregate(total=Sum("net"))["total"]
+        sessions.append(
+            {
+                "currency": currency,
+                "started_at": started_at,
+                "minutes_played": int((now - started_at).total_seconds() // 60),
+                "net": int(net or 0),
+            }
+        )
+    return sessions

@@ -119,7 +119,7 @@ class WebhookOutcomeSerializer(serializers.Serializer):  # type: ignore[type-arg
     status = serializers.ChoiceField(choices=["processed", "duplicate", "ignored"])
 
 
-# --- responsible gaming (wallet.api_account) ----------------------------------------------
+# --- responsible gaming (wallet.api_responsible) ----------------------------------------------
 
 
 class LimitRequestSerializer(StrictSerializer):

@@ -58,6 +58,7 @@ from wallet.errors import (
     WithdrawalNotPending,
 )
 from wallet.gateways import gateway_get
+from wallet.kyc import kyc_withdrawal_check
 from wallet.models import (
     Adjustment,
     Correction,
@@ -369,7 +370,8 @@ def withdrawal_request(
 ) -> Withdrawal:
     """Holds the amount on the player's cash account (a pending transfer) for staff to
     approve or reject. Limits: ``WALLET_WITHDRAWAL_MIN``, ``WALLET_WITHDRAWAL_DAILY_MAX``
-    (pending + approved in the last 24 h). Idempotent by ``withdrawal_id``."""
+    (pending + approved in the last 24 h); above ``WALLET_KYC_WITHDRAWAL_THRESHOLD`` a
+    verified identity (``kyc_required``). Idempotent by ``withdrawal_id``."""
     amount = amount_validate(amount)
     currency = currency_validate(currency)
     _real_money(currency, "withdrawn")
@@ -385,6 +387,7 @@ def withdrawal_request(
         raise WithdrawalBelowMinimum(
             f"The minimum withdrawal is {minimum} minor units.", minimum=minimum
         )
+    kyc_withdrawal_check(user_id=user.pk, amount=amount, currency=currency)
     player = player_account(user_id=user.pk, currency=currency)
     payout = clearing_account(gateway=gateway_name, currency=currency)
     try:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from wallet import api, api_account
+from wallet import api, api_account, api_responsible
 
 urlpatterns = [
     path("wallet/", api.WalletView.as_view(), name="wallet"),
@@ -24,17 +24,21 @@ urlpatterns = [
         name="wallet-withdrawal-reject",
     ),
     path("wallet/transactions/", api.TransactionsView.as_view(), name="wallet-transactions"),
-    path("account/limits/", api_account.AccountLimitsView.as_view(), name="account-limits"),
-    path("account/timeout/", api_account.AccountTimeoutView.as_view(), name="account-timeout"),
+    path("account/limits/", api_responsible.AccountLimitsView.as_view(), name="account-limits"),
+    path("account/timeout/", api_responsible.AccountTimeoutView.as_view(), name="account-timeout"),
     path(
         "account/self-exclusion/",
-        api_account.AccountSelfExclusionView.as_view(),
+        api_responsible.AccountSelfExclusionView.as_view(),
         name="account-self-exclusion",
     ),
     path(
         "account/restrictions/",
-        api_account.AccountRestrictionsView.as_view(),
+        api_responsible.AccountRestrictionsView.as_view(),
         name="account-restrictions",
     ),
+    path("account/reload/", api_account.ReloadView.as_view(), name="account-reload"),
+    path("account/kyc/", api_account.KycView.as_view(), name="account-kyc"),
+    path("account/history/", api_account.HistoryView.as_view(), name="account-history"),
+    path("account/session/", api_account.SessionView.as_view(), name="account-session"),
     path("payments/webhooks/<str:gateway>/", api.WebhookView.as_view(), name="payments-webhook"),
 ]

@@ -1,0 +1,61 @@
+// The session reminder of the table page (a "reality check"). Every `reminder_minutes`
+// (the server's SESSION_REMINDER_MINUTES) of the player's play session, counted from the
+// session's start, it shows how long they have played and their net result until they
+// dismiss it. The session and its figures come from /api/v1/account/session/ (computed
+// by the server): counting from the session's start rather than from when the page was
+// opened, a reload of the page does not put the next reminder off.
+(function () {
+  "use strict";
+  const box = document.getElementById("session-reminder");
+  if (!box) return; // a spectator: no session
+  const url = box.dataset.url;
+  const text = box.querySelector("[data-testid=session-reminder-text]");
+
+  function describe(session) {
+    const hours = Math.floor(session.minutes_played / 60);
+    const minutes = session.minutes_played % 60;
+    const played = hours ? `${hours} h ${minutes} min` : `${minutes} min`;
+    const net = session.net > 0 ? `+${session.net}` : String(session.net);
+    return `${played} played, net result ${net} ${session.currency}`;
+  }
+
+  async function fetchSessions() {
+    const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!response.ok) throw new Error(`session: HTTP ${response.status}`);
+    return response.json();
+  }
+
+  // Milliseconds until the next whole interval of the longest session (a full interval
+  // when not seated: the player may sit down meanwhile).
+  function untilNextReminder(data, every) {
+    if (!data.sessions.length) return every;
+    const started = Math.min(...data.sessions.map((s) => Date.parse(s.started_at)));
+    const elapsed = Math.max(0, Date.now() - started);
+    return every - (elapsed % every);
+  }
+
+  function show(data) {
+    text.textContent = `Reality check: ${data.sessions.map(describe).join("; ")}.`;
+    box.hidden = false;
+  }
+
+  async function cycle(first) {
+    const data = await fetchSessions();
+    const every = Math.max(1, data.reminder_minutes) * 60 * 1000;
+    // A reminder is due when the timer fired at a whole interval of a session.
+    if (!first && data.sessions.length && untilNextReminder(data, every) > every - 60 * 1000) {
+      show(data);
+    }
+    setTimeout(() => cycle(false).catch(retryLater), untilNextReminder(data, every));
+  }
+
+  function retryLater() {
+    setTimeout(() => cycle(false).catch(retryLater), 60 * 1000);
+  }
+
+  box.querySelector("[data-testid=session-reminder-dismiss]").addEventListener("click", () => {
+    box.hidden = true;
+  });
+
+  cycle(true).catch(retryLater); // no reminder rather than a broken table page
+})();

@@ -1,0 +1,195 @@
+"""The player's pages through Django's test client: sign-up, wallet, forms, history."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from ledger.models import Transfer
+from wallet.models import Deposit, PlayMoneyReload, Withdrawal
+from wallet.selectors import wallet_balances
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "pw-Str0ng-enough!"
+
+
+def balance(user, currency: str) -> dict[str, int]:
+    return next(b for b in wallet_balances(user_id=user.pk) if b["currency"] == currency)
+
+
+@pytest.fixture
+def web(make_user):
+    user = make_user()
+    client = Client()
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+def form_key(html: str, form: str) -> str:
+    section = html.split(f'data-testid="{form}"', 1)[1]
+    return re.search(r'name="key" value="([^"]+)"', section).group(1)
+
+
+def test_sign_up_creates_the_player_with_chips_logs_in_and_offers_deposit_limits(settings):
+    settings.WALLET_SIGNUP_CHIPS = 50_000
+    client = Client()
+    response = client.post(
+        "/signup/", {"username": "newbie", "password": PASSWORD, "confirm": PASSWORD}
+    )
+    assert response.status_code == 302 and response["Location"] == "/account/limits/"
+    assert "Welcome!" in client.get("/account/limits/").content.decode()
+    page = client.get("/account/wallet/")
+    assert page.status_code == 200
+    assert page.context["user"].get_username() == "newbie"
+    assert 'data-testid="balance-CHIPS" data-balance="50000"' in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("username", "password", "confirm", "words"),
+    [
+        ("taken", PASSWORD, PASSWORD, "is taken"),
+        ("someone", "123", "123", "too short"),
+        ("someone", PASSWORD, PASSWORD + "x", "The two passwords differ."),
+    ],
+)
+def test_sign_up_refusals_are_shown_in_words(make_user, username, password, confirm, words):
+    make_user("taken")
+    response = Client().post(
+        "/signup/", {"username": username, "password": password, "confirm": confirm}
+    )
+    assert response.status_code == 400
+    assert words in response.content.decode()
+
+
+def test_sign_up_is_throttled_like_the_login(settings, make_user):
+    settings.LOGIN_THROTTLE_ADDRESS_ATTEMPTS = 2
+    from django.core.cache import cache
+
+    cache.clear()
+    make_user("taken")
+    client = Client()
+    for _ in range(2):
+        bad = {"username": "taken", "password": PASSWORD, "confirm": PASSWORD}
+        assert client.post("/signup/", bad).status_code == 400
+    good = {"username": "fresh", "password": PASSWORD, "confirm": PASSWORD}
+    response = client.post("/signup/", good)
+    assert response.status_code == 429 and "Retry-After" in response
+    cache.clear()
+
+
+@pytest.mark.parametrize("url", ["/account/wallet/", "/account/history/"])
+def test_the_account_pages_send_anonymous_visitors_to_the_login(url):
+    response = Client().get(url)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/login/?next=")
+
+
+def test_the_wallet_page_shows_balances_transactions_deposits_and_withdrawals(web):
+    page = web.get("/account/wallet/").content.decode()
+    key = form_key(page, "deposit-form")
+    web.post("/account/wallet/deposit/", {"key": key, "amount": 5_000, "currency": "EUR"})
+    key = form_key(web.get("/account/wallet/").content.decode(), "withdrawal-form")
+    web.post("/account/wallet/withdraw/", {"key": key, "amount": 1_200, "currency": "EUR"})
+    html = web.get("/account/wallet/").content.decode()
+    assert (
+        'data-testid="balance-EUR" data-balance="5000" data-held="1200" data-available="3800"'
+        in html
+    )
+    assert 'data-testid="deposit-row" data-status="confirmed"' in html
+    assert 'data-testid="withdrawal-row" data-status="pending"' in html
+    assert 'data-code="deposit" data-amount="5000"' in html
+    assert 'data-code="withdrawal" data-amount="-1200"' in html
+
+
+def test_each_render_of_the_wallet_gives_the_forms_fresh_keys(web):
+    first, second = (web.get("/account/wallet/").content.decode() for _ in range(2))
+    assert form_key(first, "deposit-form") != form_key(second, "deposit-form")
+    assert form_key(first, "deposit-form") != form_key(first, "withdrawal-form")
+
+
+def test_a_deposit_form_posted_twice_moves_money_once(web):
+    key = form_key(web.get("/account/wallet/").content.decode(), "deposit-form")
+    body = {"key": key, "amount": 2_500, "currency": "EUR"}
+    for _ in range(2):
+        assert web.post("/account/wallet/deposit/", body).status_code == 302
+    assert Deposit.objects.filter(user=web.user).count() == 1
+    assert balance(web.user, "EUR")["balance"] == 2_500
+
+
+def test_a_withdrawal_form_posted_twice_holds_once(web):
+    web.post("/account/wallet/deposit/", {"key": "d", "amount": 9_000, "currency": "EUR"})
+    body = {"key": "w", "amount": 3_000, "currency": "EUR"}
+    for _ in range(2):
+        assert web.post("/account/wallet/withdraw/", body).status_code == 302
+    assert Withdrawal.objects.filter(user=web.user).count() == 1
+    assert balance(web.user, "EUR")["held"] == 3_000
+
+
+def test_refusals_are_shown_in_the_services_words(web, settings):
+    settings.WALLET_WITHDRAWAL_MIN = 100
+    response = web.post(
+        "/account/wallet/withdraw/", {"key": "w", "amount": 50, "currency": "EUR"}, follow=True
+    )
+    assert "The minimum withdrawal is 100 minor units." in response.content.decode()
+    response = web.post(
+        "/account/wallet/withdraw/", {"key": "w2", "amount": 500, "currency": "EUR"}, follow=True
+    )
+    assert 'data-testid="message-error"' in response.content.decode()
+    assert not Withdrawal.objects.exists()
+
+
+def test_the_reload_button_tops_up_once_per_period(web, settings):
+    settings.WALLET_RELOAD_CHIPS = 1_000
+    before = Transfer.objects.count()
+    page = web.get("/account/wallet/").content.decode()
+    response = web.post(
+        "/account/wallet/reload/", {"key": form_key(page, "reload-form")}, follow=True
+    )
+    assert "Play money reloaded: 1000 CHIPS added." in response.content.decode()
+    assert Transfer.objects.count() == before + 1
+    settings.WALLET_RELOAD_CHIPS = 5_000
+    page = response.content.decode()
+    response = web.post(
+        "/account/wallet/reload/", {"key": form_key(page, "reload-form")}, follow=True
+    )
+    assert "the next reload is possible at" in response.content.decode()
+    assert PlayMoneyReload.objects.filter(user=web.user).count() == 1
+    first = PlayMoneyReload.objects.get(user=web.user)
+    due = timezone.localtime(first.created_at + timedelta(hours=24), UTC)
+    assert f'data-testid="next-reload">{due:%Y-%m-%d %H:%M} UTC<' in response.content.decode()
+    # Once the period is over, the page no longer says when.
+    PlayMoneyReload.objects.filter(pk=first.pk).update(
+        created_at=first.created_at - timedelta(hours=24)
+    )
+    assert 'data-testid="next-reload"' not in web.get("/account/wallet/").content.decode()
+
+
+def test_a_player_asks_for_identity_review_from_the_wallet(web):
+    response = web.post("/account/wallet/kyc/", {"note": "id sent"}, follow=True)
+    assert 'data-testid="kyc-status">pending<' in response.content.decode()
+
+
+def test_the_history_page_shows_this_months_totals(web):
+    web.post("/account/wallet/deposit/", {"key": "d", "amount": 700, "currency": "EUR"})
+    response = web.get("/account/history/")
+    assert response.status_code == 200
+    this_month = response.context["months"][0]
+    eur = next(c for c in this_month["currencies"] if c["currency"] == "EUR")
+    assert eur["deposits"] == 700
+    assert len(response.context["months"]) == 12
+    assert f'data-testid="history-{this_month["month"]}-EUR" data-deposits="700"' in (
+        response.content.decode()
+    )
+
+
+def test_the_header_links_to_the_wallet_and_history_and_the_login_to_sign_up(web):
+    html = web.get("/").content.decode()
+    assert 'href="/account/wallet/"' in html and 'href="/account/history/"' in html
+    assert 'href="/signup/"' in Client().get("/login/").content.decode()
+    assert 'data-testid="nav-signup"' in Client().get("/").content.decode()

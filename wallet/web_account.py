@@ -1,0 +1,238 @@
+"""The player's own pages: sign-up, the wallet (balances, lists, deposit, withdrawal,
+reload play money, KYC review) and the account history.
+
+Thin: a page renders what selectors return; a form post calls one service and redirects
+back with the outcome in words (a typed error's message), so a refresh never re-posts.
+Money forms carry a key made when the page was rendered; the id of what a post creates
+is derived from (player, key), so the same form posted twice moves money once.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from rest_framework.exceptions import Throttled
+
+from core.errors import DomainError
+from core.services import user_register
+from core.throttling import login_failed, login_throttle_check
+from poker import selectors as poker_selectors
+from wallet import selectors
+from wallet.forms import KycSubmitForm, MoneyForm, SignupForm
+from wallet.kyc import kyc_status_of, kyc_submit
+from wallet.reload import play_money_reload
+from wallet.services import deposit_create, derived_id, withdrawal_request
+
+#: Rows per page of the transaction lists.
+TRANSACTIONS_PER_PAGE = 25
+#: Deposits and withdrawals shown on the wallet page (newest).
+RECENT_PAYMENTS = 20
+#: Months of the account history page.
+HISTORY_MONTHS = 12
+
+
+SIGNUP_WELCOME = (
+    "Welcome! Your play chips are in your wallet. Before you deposit, you may cap what you "
+    "deposit per day, week or month here; or go straight to your wallet (header)."
+)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """Creates the account (play chips included), logs the player in and offers the
+    deposit limits (the limits page, then the wallet).
+
+    Throttled like the login: a refused sign-up counts as a failed login for the address
+    and the name, so names cannot be probed faster than passwords."""
+    if request.user.is_authenticated:
+        return HttpResponseRedirect(reverse("web-account-wallet"))
+    form = SignupForm(request.POST or None)
+    if request.method != "POST":
+        return render(request, "wallet/signup.html", {"form": form})
+    username = str(request.POST.get("username", ""))
+    try:
+        login_throttle_check(request, username)
+    except Throttled as exc:
+        context = {"form": SignupForm(), "throttled": str(exc.detail)}
+        response = render(request, "wallet/signup.html", context, status=429)
+        response["Retry-After"] = str(math.ceil(exc.wait or 1))
+        return response
+    if form.is_valid():
+        try:
+            user = user_register(
+                username=form.cleaned_data["username"], password=form.cleaned_data["password"]
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            # Deposit limits are offered before any deposit: the first page is theirs.
+            messages.info(request, SIGNUP_WELCOME)
+            return HttpResponseRedirect(reverse("web-account-limits"))
+    login_failed(request, username)
+    return render(request, "wallet/signup.html", {"form": form}, status=400)
+
+
+def _signed_rows(transfers: Any, own: set[int]) -> list[dict[str, Any]]:
+    """Transfers as the player sees them: money in positive, money out negative."""
+    return [
+        {"transfer": t, "amount": t.amount if t.credit_account_id in own else -t.amount}
+        for t in transfers
+    ]
+
+
+def _key() -> str:
+    return uuid.uuid4().hex
+
+
+@login_required(login_url="web-login")
+def wallet(request: HttpRequest) -> HttpResponse:
+    user_id = request.user.pk
+    assert user_id is not None  # login_required
+    transfers, own = selectors.wallet_transactions(user_id=user_id)
+    page = Paginator(transfers, TRANSACTIONS_PER_PAGE).get_page(request.GET.get("page"))
+    balances = selectors.wallet_balances(user_id=user_id)
+    context = {
+        "balances": balances,
+        "page": page,
+        "transactions": _signed_rows(page.object_list, own),
+        "deposits": selectors.wallet_deposits(user_id=user_id)[:RECENT_PAYMENTS],
+        "withdrawals": selectors.wallet_withdrawals(user_id=user_id)[:RECENT_PAYMENTS],
+        # A fresh key per render: each rendered form moves money at most once.
+        "deposit_form": MoneyForm(initial={"key": _key()}, auto_id="deposit_%s"),
+        "withdrawal_form": MoneyForm(initial={"key": _key()}, auto_id="withdrawal_%s"),
+        "reload_key": _key(),
+        "last_reload": selectors.wallet_last_reload(user_id=user_id),
+        "next_reload_at": selectors.wallet_next_reload_at(user_id=user_id),
+        "reload_target": settings.WALLET_RELOAD_CHIPS,
+        "kyc_status": kyc_status_of(user_id=user_id),
+        "kyc_form": KycSubmitForm(),
+    }
+    return render(request, "wallet/wallet.html", context)
+
+
+def _back_to_wallet() -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse("web-account-wallet"))
+
+
+def _form_errors(request: HttpRequest, form: Any) -> None:
+    for field, errors in form.errors.items():
+        for error in errors:
+            messages.error(request, error if field == "__all__" else f"{field}: {error}")
+
+
+@require_POST
+@login_required(login_url="web-login")
+def wallet_deposit(request: HttpRequest) -> HttpResponse:
+    form = MoneyForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back_to_wallet()
+    data = form.cleaned_data
+    try:
+        deposit = deposit_create(
+            user=request.user,  # type: ignore[arg-type]
+            deposit_id=derived_id("web-deposit", request.user.pk, data["key"]),
+            amount=data["amount"],
+            currency=data["currency"],
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, f"Deposit of {deposit.amount} {deposit.currency}: {deposit.status}."
+        )
+    return _back_to_wallet()
+
+
+@require_POST
+@login_required(login_url="web-login")
+def wallet_withdraw(request: HttpRequest) -> HttpResponse:
+    form = MoneyForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back_to_wallet()
+    data = form.cleaned_data
+    try:
+        withdrawal = withdrawal_request(
+            user=request.user,  # type: ignore[arg-type]
+            withdrawal_id=derived_id("web-withdrawal", request.user.pk, data["key"]),
+            amount=data["amount"],
+            currency=data["currency"],
+        )
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            f"Withdrawal of {withdrawal.amount} {withdrawal.currency}: {withdrawal.status}.",
+        )
+    return _back_to_wallet()
+
+
+@require_POST
+@login_required(login_url="web-login")
+def wallet_reload(request: HttpRequest) -> HttpResponse:
+    key = str(request.POST.get("key", ""))[:64]
+    if not key:
+        messages.error(request, "The form has expired: please try again.")
+        return _back_to_wallet()
+    try:
+        reload = play_money_reload(user=request.user, key=key)  # type: ignore[arg-type]
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"Play money reloaded: {reload.amount} CHIPS added.")
+    return _back_to_wallet()
+
+
+@require_POST
+@login_required(login_url="web-login")
+def wallet_kyc(request: HttpRequest) -> HttpResponse:
+    form = KycSubmitForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back_to_wallet()
+    try:
+        kyc_submit(user=request.user, note=form.cleaned_data["note"])  # type: ignore[arg-type]
+    except DomainError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "Your identity is pending review.")
+    return _back_to_wallet()
+
+
+@login_required(login_url="web-login")
+def history(request: HttpRequest) -> HttpResponse:
+    """Twelve months: totals per month and currency, the transactions and the hands."""
+    user_id = request.user.pk
+    assert user_id is not None  # login_required
+    months = selectors.account_history(user_id=user_id, months=HISTORY_MONTHS)
+    first_day = datetime.strptime(months[-1]["month"], "%Y-%m").replace(tzinfo=UTC)
+    transfers, own = selectors.wallet_transactions(user_id=user_id)
+    transfer_page = Paginator(
+        transfers.filter(created_at__gte=first_day), TRANSACTIONS_PER_PAGE
+    ).get_page(request.GET.get("tpage"))
+    hands = poker_selectors.hands_of(player_id=user_id, since=first_day.date())
+    hand_page = Paginator(hands, TRANSACTIONS_PER_PAGE).get_page(request.GET.get("hpage"))
+    context = {
+        "months": months,
+        "transfer_page": transfer_page,
+        "transactions": _signed_rows(transfer_page.object_list, own),
+        "hand_page": hand_page,
+        "hands": poker_selectors.hand_rows(
+            summaries=list(hand_page.object_list), player_id=user_id
+        ),
+    }
+    return render(request, "wallet/history.html", context)
