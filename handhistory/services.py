@@ -27,6 +27,7 @@ from django.core.files.storage import storages
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice.services import staff_log_record
 from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound, TooManyRequests
 from handhistory.exports import Format, write_hands
 from handhistory.exports.filters import ExportFilters
@@ -158,6 +159,14 @@ def export_job_create(
             idempotency_key=idempotency_key,
             request_hash=request_hash,
         )
+        if job.full:  # every card of other players' hands leaves the room: on the staff log
+            staff_log_record(
+                actor=requester,
+                action="hand.export_full",
+                target=f"export:{job.pk}",
+                subject_id=_player_id(filters.player) if filters.player is not None else None,
+                data={"format": fmt, "filters": job.filters},
+            )
         transaction.on_commit(lambda: _enqueue(job.pk))
     # Under eager Celery (``make run``) the job has already run: answer what it is now.
     job.refresh_from_db()

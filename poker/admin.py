@@ -82,21 +82,23 @@ def _run_staff(modeladmin: admin.ModelAdmin[Table], request: HttpRequest, querys
             modeladmin.message_user(request, f"{table}: {done}.", level=messages.SUCCESS)
 
 
-@admin.action(description="Pause (finish the running hand, deal no new one)")
+@admin.action(
+    description="Pause (finish the running hand, deal no new one)", permissions=["change"]
+)
 def pause_tables(
     modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table]
 ) -> None:
     _run_staff(modeladmin, request, queryset, table_pause, "paused")
 
 
-@admin.action(description="Resume paused tables")
+@admin.action(description="Resume paused tables", permissions=["change"])
 def resume_tables(
     modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table]
 ) -> None:
     _run_staff(modeladmin, request, queryset, table_resume, "resumed")
 
 
-@admin.action(description="Close (end any hand and cash everyone out)")
+@admin.action(description="Close (end any hand and cash everyone out)", permissions=["change"])
 def close_tables(
     modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table]
 ) -> None:

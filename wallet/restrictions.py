@@ -14,6 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from backoffice.roles import staff_require
 from core.errors import InvalidRequest, NotFound
 from wallet.errors import AccountRestricted, RestrictionNotActive
 from wallet.models import Restriction
@@ -77,8 +78,7 @@ def restriction_impose(
 
 def restriction_lift(*, restriction_id: int, reason: str, by: AbstractBaseUser) -> Restriction:
     """Lifts an active hold (staff only); the row keeps who lifted it, when and why."""
-    if not getattr(by, "is_staff", False):
-        raise InvalidRequest("Only staff may lift a restriction.", code="permission_denied")
+    staff_require(by, "wallet.lift_restriction")
     reason = (reason or "").strip()
     if not reason:
         raise InvalidRequest("Lifting a restriction needs a reason.", code="reason_required")
