@@ -15,6 +15,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -175,9 +176,14 @@ class HandAdmin(ReadOnlyAdmin):
     list_filter = ("table",)
     search_fields = ("=id", "table__name")
     list_select_related = ("table",)
-    fields = ("table", "number", "seat_numbers", "player_ids", "started_at", "ended_at",
-              "actor_index", "deadline", "timeline")  # fmt: skip
+    fields = ("staff_view", "table", "number", "seat_numbers", "player_ids", "started_at",
+              "ended_at", "actor_index", "deadline", "timeline")  # fmt: skip
     readonly_fields = fields
+
+    @admin.display(description="replay")
+    def staff_view(self, obj: Hand) -> SafeString:
+        url = reverse("backoffice:hand", args=[obj.pk])
+        return format_html('<a href="{}">Replay with every card, deal check and transfers</a>', url)
 
     @admin.display(description="event timeline")
     def timeline(self, obj: Hand) -> SafeString:

@@ -16,7 +16,7 @@ from django.contrib.staticfiles import views as static_views
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from rest_framework.exceptions import Throttled
@@ -172,8 +172,11 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
     """A hand you played, step by step, as the hand API shows it to you; staff add
     ``?full=1`` to see every card of any hand (the API's full view)."""
     full = request.GET.get("full") == "1"
-    if full and not request.user.is_staff:
-        raise PermissionDenied("The full hand view is for staff only.")
+    if full:
+        if not request.user.is_staff:
+            raise PermissionDenied("The full hand view is for staff only.")
+        # Every card is the staff hand view's (it checks the permission and logs the view).
+        return redirect("backoffice:hand", hand_id=hand_id)
     try:
         detail = selectors.hand_detail(hand_id=hand_id, viewer_id=request.user.pk, full=full)
     except NotFound:
