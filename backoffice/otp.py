@@ -18,6 +18,7 @@ import qrcode
 import qrcode.image.svg
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
@@ -42,13 +43,21 @@ def _guarded(path: str) -> bool:
 
 class StaffOtpMiddleware:
     """Sends a staff session without a passed second factor to enrol or verify (after
-    ``OTPMiddleware``). Players and anonymous visitors pass: the pages refuse them."""
+    ``OTPMiddleware``). A signed-in player gets 403 on the admin (not its login form:
+    they are signed in, just not allowed); anonymous visitors go to the login page."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = request.user
+        if (
+            request.path.startswith("/admin/")
+            and not request.path.startswith(_OPEN)
+            and user.is_authenticated
+            and not (user.is_staff or user.is_superuser)
+        ):
+            raise PermissionDenied("The admin is for staff.")
         if (
             settings.STAFF_2FA_REQUIRED
             and _guarded(request.path)
