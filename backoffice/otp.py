@@ -22,7 +22,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
-from django_otp import match_token, user_has_device
+from django_otp import devices_for_user, match_token, user_has_device
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from backoffice.services import staff_log_record
@@ -80,10 +80,20 @@ def otp_device_pending(*, user: AbstractBaseUser) -> TOTPDevice:
     return device or TOTPDevice.objects.create(user=user, name=DEVICE_NAME, confirmed=False)
 
 
+def _throttle_check(device: TOTPDevice) -> None:
+    """Each wrong code doubles the wait before the device checks another (django-otp's
+    throttle): a right code typed too soon is refused too, so say why."""
+    allowed, _ = device.verify_is_allowed()
+    if not allowed:
+        raise OtpInvalid("Too many wrong codes: wait a few seconds and try again.",
+                         code="otp_throttled")  # fmt: skip
+
+
 def otp_device_confirm(*, user: AbstractBaseUser, token: str) -> TOTPDevice:
     """Confirms the pending device with a code from the app (it proves the secret was
     copied right); a wrong code raises ``OtpInvalid`` and confirms nothing."""
     device = otp_device_pending(user=user)
+    _throttle_check(device)
     if not device.verify_token((token or "").strip()):
         raise OtpInvalid("That code does not match: check the app's clock and try again.")
     with transaction.atomic(durable=True):
@@ -96,6 +106,8 @@ def otp_device_confirm(*, user: AbstractBaseUser, token: str) -> TOTPDevice:
 
 def otp_device_verify(*, user: AbstractBaseUser, token: str) -> TOTPDevice:
     """The confirmed device that accepts ``token`` (each code once), or ``OtpInvalid``."""
+    for device in devices_for_user(user):
+        _throttle_check(device)
     device = match_token(user, (token or "").strip())
     if device is None:
         raise OtpInvalid("That code does not match (or was used already).")
