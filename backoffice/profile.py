@@ -79,7 +79,7 @@ def player_profile(*, user_id: int) -> dict[str, Any]:
     results = PlayerHandResult.objects.filter(player_id=user_id)
     totals = list(
         results.values("table__currency")
-        .annotate(hands=Count("pk"), net=Sum("net"), won=Count("pk", filter=Q(net__gt=0)))
+        .annotate(hands=Count("pk"), net_total=Sum("net"), won=Count("pk", filter=Q(net__gt=0)))
         .order_by("table__currency")
     )
     hands = list(results.select_related("table").order_by("-ended_at", "-hand_id")[:RECENT])
@@ -99,7 +99,7 @@ def player_profile(*, user_id: int) -> dict[str, Any]:
                 "currency": t["table__currency"],
                 "hands": t["hands"],
                 "won": t["won"],
-                "net": int(t["net"] or 0),
+                "net": int(t["net_total"] or 0),
             }
             for t in totals
         ],
