@@ -23,3 +23,8 @@ class BackofficeConfig(AppConfig):
     def ready(self) -> None:
         # Connected for every app's post_migrate: each one may have just created permissions.
         post_migrate.connect(_roles_complete, dispatch_uid="backoffice_roles")
+        from backoffice.seed import seed_demo_staff
+        from core.management.commands.seed_demo import SEED_STEPS
+
+        if seed_demo_staff not in SEED_STEPS:
+            SEED_STEPS.append(seed_demo_staff)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -285,3 +286,22 @@ def test_table_commands_need_the_table_permission_and_are_logged(make_user, tabl
         ("table.pause", f"table:{t.pk}"), ("table.resume", f"table:{t.pk}"),
         ("table.close", f"table:{t.pk}")]  # fmt: skip
     assert Hand.objects.filter(table=t).exists()
+
+
+def test_seed_demo_creates_one_staff_member_per_role_once(db, settings) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    for role in ("support", "finance", "risk", "admin"):
+        assert f"Demo staff created: {role}-staff (role {role}) / " in out.getvalue()
+    again = StringIO()
+    call_command("seed_demo", stdout=again)
+    assert "Demo staff 'finance-staff' exists" in again.getvalue()
+    finance = get_user_model().objects.get(username="finance-staff")
+    assert finance.is_staff and not finance.is_superuser
+    assert finance.has_perm("wallet.approve_withdrawal") and not finance.has_perm(
+        "fraud.change_case"
+    )
