@@ -1,0 +1,80 @@
+"""A finance staff member in headless Chromium, on a production-mode server (two factors
+on by default): signs in with a password, is sent to enrol an authenticator, types the
+code computed from the secret the page shows, approves a withdrawal in the admin and
+reads the staff log's line about it. Screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+import base64
+import uuid
+
+import pytest
+from django_otp.oath import totp
+
+from backoffice.models import StaffAction
+from tests.poker.conftest import fund
+from tests.web.test_browser_csp import _collect, _production_server, _watch
+from tests.web.test_browser_table import ARTIFACTS, DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
+from wallet.models import Withdrawal
+from wallet.services import withdrawal_request
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+
+def test_staff_sign_in_with_two_factors_approve_a_withdrawal_and_read_the_staff_log(
+    make_user, monkeypatch
+):
+    from playwright.sync_api import expect
+
+    finance = make_user(username="fiona", role="finance")
+    player = make_user(username="pat")
+    fund(player, 50_00, currency="EUR")
+    withdrawal = withdrawal_request(user=player, withdrawal_id=uuid.uuid4(), amount=12_00,
+                                    currency="EUR")  # fmt: skip
+    server = _production_server()
+    server.env.pop("STAFF_2FA_REQUIRED", None)  # production's default: on
+    base = f"http://127.0.0.1:{server.port}"
+    errors: list[str] = []
+    with browser_session(server, monkeypatch) as (browser, pages):
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        pages.append(page)
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        violations: list[str] = []
+        policies: dict[str, str | None] = {}
+        _watch(page, violations, policies)
+
+        page.goto(f"{base}/admin/login/?next=/admin/wallet/withdrawal/")
+        page.fill("#id_username", "fiona")
+        page.fill("#id_password", PASSWORD)
+        page.click("input[type=submit]")
+        # The password alone leads to enrolment, not to the admin.
+        page.wait_for_url(f"{base}/staff/2fa/setup/?next=/admin/wallet/withdrawal/")
+        expect(page.get_by_test_id("otp-qr").locator("svg")).to_be_visible()
+        page.screenshot(path=str(ARTIFACTS / "staff-2fa-setup.png"), full_page=True)
+        _collect(page, violations)
+        secret = page.get_by_test_id("otp-secret").inner_text().strip()
+        code = totp(base64.b32decode(secret))
+        page.get_by_test_id("otp-token").fill(f"{code:06d}")
+        page.get_by_test_id("otp-submit").click()
+        page.wait_for_url(f"{base}/admin/wallet/withdrawal/")
+
+        page.check(f"input[name=_selected_action][value='{withdrawal.pk}']")
+        page.select_option("select[name=action]", "approve_withdrawals")
+        page.click("button[name=index]")
+        expect(page.locator("ul.messagelist")).to_contain_text("1 withdrawal(s) approved.")
+        page.screenshot(path=str(ARTIFACTS / "staff-withdrawal-approved.png"), full_page=True)
+
+        page.goto(f"{base}/admin/backoffice/staffaction/")
+        row = page.locator("#result_list tbody tr").first
+        expect(row).to_contain_text("withdrawal.approve")
+        expect(row).to_contain_text(f"withdrawal:{withdrawal.pk}")
+        expect(row).to_contain_text("fiona")
+        page.screenshot(path=str(ARTIFACTS / "staff-log.png"), full_page=True)
+
+        assert policies[f"{base}/staff/2fa/setup/?next=/admin/wallet/withdrawal/"]
+        assert violations == [], violations
+    assert errors == [], errors
+    assert Withdrawal.objects.get(pk=withdrawal.pk).status == "approved"
+    line = StaffAction.objects.get(action="withdrawal.approve")
+    assert (line.actor_id, line.subject_id) == (finance.pk, player.pk)
