@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backoffice.roles import staff_has
 from core.errors import InvalidRequest, NotFound
 from core.idempotency import MAX_KEY_LENGTH, idempotency_uuid, idempotent
 from core.openapi import error_response, non_blank_header
@@ -265,7 +266,8 @@ class WithdrawalDetailView(APIView):
     def get(self, request: Request, pk: Any) -> Response:
         withdrawal = Withdrawal.objects.filter(pk=pk).first()
         if withdrawal is None or (
-            withdrawal.user_id != request.user.pk and not request.user.is_staff
+            withdrawal.user_id != request.user.pk
+            and not staff_has(request.user, "wallet.view_withdrawal")
         ):
             raise NotFound("No such withdrawal.", code="withdrawal_not_found")
         return Response(withdrawal_data(withdrawal))

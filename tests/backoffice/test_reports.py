@@ -176,3 +176,20 @@ def test_the_staff_hand_view_shows_every_card_the_verified_deal_and_the_transfer
     assert line.data["players"] == sorted(Hand.objects.get(pk=summary.hand_id).player_ids)
     # Players, even of that hand, are refused it.
     assert _client(raked["users"][0]).get(f"/staff/hands/{summary.hand_id}/").status_code == 403
+
+
+def test_every_card_over_rest_needs_the_hand_permission_and_is_logged(
+    raked, make_user, auth_client
+) -> None:
+    hand_id = HandSummary.objects.order_by("hand_id").first().hand_id
+    bare = auth_client(make_user(staff=True))  # staff, but in no role
+    for query in ({"full": 1}, {"full": 1, "format": "phh"}):
+        refused = bare.get(f"/api/v1/hands/{hand_id}/", query)
+        assert refused.status_code == 403 and refused.json()["code"] == "permission_denied"
+    assert bare.get(f"/api/v1/hands/{hand_id}/fairness/", {"full": 1}).status_code == 403
+    assert not StaffAction.objects.exists()
+    support = auth_client(make_user(role="support"))
+    assert support.get(f"/api/v1/hands/{hand_id}/", {"full": 1, "format": "phh"}).status_code == 200
+    (line,) = StaffAction.objects.all()
+    assert (line.actor, line.action) == (support.user, "hand.export_full")
+    assert line.data["filters"]["hand_ids"] == [hand_id]
