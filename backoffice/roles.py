@@ -24,6 +24,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from rest_framework.permissions import BasePermission
 
 from core.errors import Forbidden
 
@@ -105,6 +106,19 @@ def staff_require(user: AbstractBaseUser | AnonymousUser | None, permission: str
             code="permission_denied",
             permission=permission,
         )
+
+
+def staff_permission(permission: str) -> type[BasePermission]:
+    """A DRF permission class: staff holding ``permission`` (403 ``permission_denied``
+    to anyone else, as the services answer)."""
+
+    class StaffPermission(BasePermission):
+        message = f"This needs the staff permission {permission!r}."
+
+        def has_permission(self, request: Any, view: Any) -> bool:
+            return staff_has(request.user, permission)
+
+    return StaffPermission
 
 
 def staff_page(

@@ -30,12 +30,12 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.permissions import AllowAny, BasePermission, IsAdminUser, IsAuthenticated
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.roles import HAND_FULL_PERMISSION, staff_require
+from backoffice.roles import HAND_FULL_PERMISSION, staff_permission, staff_require
 from core.errors import InvalidRequest
 from core.openapi import error_response, non_blank_header
 from handhistory.exports import FORMATS
@@ -379,7 +379,7 @@ class TableListView(APIView):
 
     def get_permissions(self) -> list[BasePermission]:
         if self.request.method == "POST":
-            return [IsAdminUser()]
+            return [staff_permission("poker.add_table")()]
         return [AllowAny()]
 
     @extend_schema(
