@@ -1,7 +1,7 @@
 """A finance staff member in headless Chromium, on a production-mode server (two factors
 on by default): signs in with a password, is sent to enrol an authenticator, types the
 code computed from the secret the page shows, approves a withdrawal in the admin and
-reads the staff log's line about it. Screenshots in test-artifacts/."""
+reads the staff log's line about it, in the admin and on the player's profile. Screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -71,6 +71,15 @@ def test_staff_sign_in_with_two_factors_approve_a_withdrawal_and_read_the_staff_
         expect(row).to_contain_text(f"withdrawal:{withdrawal.pk}")
         expect(row).to_contain_text("fiona")
         page.screenshot(path=str(ARTIFACTS / "staff-log.png"), full_page=True)
+
+        # The player's profile, found from the reports page, shows the same line.
+        page.goto(f"{base}/staff/reports/?q=pat")
+        page.get_by_test_id(f"player-link-{player.pk}").click()
+        page.wait_for_url(f"{base}/staff/players/{player.pk}/")
+        expect(page.get_by_test_id("staff-log-row").first).to_contain_text("withdrawal.approve")
+        expect(page.get_by_test_id("balance-EUR")).to_contain_text("38.00 EUR")
+        page.screenshot(path=str(ARTIFACTS / "staff-player-profile.png"), full_page=True)
+        _collect(page, violations)
 
         assert policies[f"{base}/staff/2fa/setup/?next=/admin/wallet/withdrawal/"]
         assert violations == [], violations
