@@ -87,3 +87,62 @@ def test_staff_sign_in_with_two_factors_approve_a_withdrawal_and_read_the_staff_
     assert Withdrawal.objects.get(pk=withdrawal.pk).status == "approved"
     line = StaffAction.objects.get(action="withdrawal.approve")
     assert (line.actor_id, line.subject_id) == (finance.pk, player.pk)
+
+
+def test_staff_replay_a_hand_with_every_card_and_read_the_rake_report(make_user, monkeypatch):
+    import random
+
+    from playwright.sync_api import expect
+
+    from handhistory.models import HandSummary
+    from poker.services import table_create, table_sit
+    from tests.poker.conftest import actor_for, key, play_random_hands
+
+    t = table_create(name="Raked", variant="NT", small_blind=50, big_blind=100, min_buy_in=2_000,
+                     max_buy_in=20_000, max_seats=6, rake_bps=500, rake_cap=300)  # fmt: skip
+    users = [make_user(username="ann"), make_user(username="bo")]
+    for u in users:
+        fund(u, 20_000)
+        table_sit(table_id=t.pk, player_id=u.pk, buy_in=10_000, key=key(), actor=actor_for(u))
+    rng = random.Random(5)
+    for _ in range(30):  # until a hand is raked (one folded before the flop may not be)
+        play_random_hands(t, users, 1, rng)
+        if HandSummary.objects.filter(table=t, rake__gt=0).exists():
+            break
+    summary = HandSummary.objects.filter(table=t, rake__gt=0).order_by("hand_id").first()
+    make_user(username="sue", role="support")
+    server = _production_server()
+    server.env["STAFF_2FA_REQUIRED"] = "0"  # the two factors are the other test's subject
+    base = f"http://127.0.0.1:{server.port}"
+    errors: list[str] = []
+    with browser_session(server, monkeypatch) as (browser, pages):
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        pages.append(page)
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        violations: list[str] = []
+        policies: dict[str, str | None] = {}
+        _watch(page, violations, policies)
+        page.goto(f"{base}/admin/login/?next=/staff/hands/{summary.hand_id}/")
+        page.fill("#id_username", "sue")
+        page.fill("#id_password", PASSWORD)
+        page.click("input[type=submit]")
+        page.wait_for_url(f"{base}/staff/hands/{summary.hand_id}/")
+        expect(page.get_by_test_id("full-view")).to_be_visible()
+        page.get_by_test_id("step-last").click()
+        for p in summary.players:
+            expect(page.get_by_test_id(f"seat-{p['seat']}-cards")).not_to_have_attribute(
+                "data-cards", ""
+            )
+        expect(page.get_by_test_id("deal-verdict")).to_contain_text("Verified")
+        expect(page.get_by_test_id("hand-transfer").first).to_be_visible()
+        page.screenshot(path=str(ARTIFACTS / "staff-hand-view.png"), full_page=True)
+        _collect(page, violations)
+
+        page.goto(f"{base}/staff/reports/rake/table/")
+        expect(page.get_by_test_id("rake-row")).to_have_count(1)
+        page.screenshot(path=str(ARTIFACTS / "staff-rake-report.png"), full_page=True)
+        _collect(page, violations)
+        assert violations == [], violations
+    assert errors == [], errors
+    assert StaffAction.objects.filter(action="hand.view_full").count() == 1
