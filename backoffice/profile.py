@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import Count, Q, Sum
 
 from backoffice.models import StaffAction
@@ -84,9 +85,12 @@ def player_profile(*, user_id: int) -> dict[str, Any]:
     )
     hands = list(results.select_related("table").order_by("-ended_at", "-hand_id")[:RECENT])
     cases = Case.objects.filter(players=user_id).order_by("-created_at")
-    log = StaffAction.objects.filter(
-        Q(subject_id=user_id) | Q(data__players__contains=[user_id])
-    ).select_related("actor")[:RECENT]
+    # Lines about several players (a case, a hand viewed) name them in ``data.players``;
+    # SQLite (``make run``) cannot search JSON arrays, so there only the cases' lines join.
+    about = Q(subject_id=user_id) | Q(target__in=[f"case:{c.pk}" for c in cases])
+    if connection.features.supports_json_field_contains:
+        about |= Q(data__players__contains=[user_id])
+    log = StaffAction.objects.filter(about).select_related("actor")[:RECENT]
     return {
         "user": user,
         "balances": balances,

@@ -61,11 +61,16 @@ def money_format(amount: int, currency: str) -> str:
     return f"{sign}{whole:,}.{cents:02d} {currency}"
 
 
+#: The SQL of each key (and its ORDER BY), in what PostgreSQL and SQLite (``make run``)
+#: both understand; only the UTC day needs each its own.
+_DAY = {
+    "postgresql": "to_char((t.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD')",
+    "sqlite": "date(t.created_at)",  # stored as UTC text
+}
 _RAKE_KEYS: dict[RakeBy, tuple[str, str]] = {
-    # (SELECT expression of the key, its ORDER BY)
-    "day": ("to_char((t.created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD')", "1"),
-    "table": ("tb.id::text || ' ' || tb.name", "min(tb.id)"),
-    "stake": ("tb.small_blind::text || '/' || tb.big_blind::text", "min(tb.big_blind)"),
+    "day": ("", "1"),
+    "table": ("tb.id || ' ' || tb.name", "min(tb.id)"),
+    "stake": ("tb.small_blind || '/' || tb.big_blind", "min(tb.big_blind)"),
     "variant": ("tb.variant", "1"),
 }
 
@@ -74,18 +79,20 @@ def rake_report(*, by: RakeBy, period: Period) -> list[dict[str, Any]]:
     """Rake per ``by`` (day, table, stake or variant) and currency over ``period``: rows of
     ``key``, ``currency``, ``hands`` (raked hands) and ``rake`` (minor units)."""
     key, order = _RAKE_KEYS[by]
+    key = key or _DAY[connection.vendor]
     sql = f"""
         SELECT {key} AS key, t.currency, count(DISTINCT h.id) AS hands, sum(t.amount) AS rake
         FROM ledger_transfer t
         JOIN ledger_account a ON a.id = t.credit_account_id AND a.kind = %s
-        JOIN poker_hand h ON t.reference = 'hand:' || h.id::text
+        JOIN poker_hand h ON t.reference = 'hand:' || h.id
         JOIN poker_table tb ON tb.id = h.table_id
         WHERE t.code = 'rake' AND t.created_at >= %s AND t.created_at < %s
         GROUP BY 1, 2
         ORDER BY {order}, 2
     """  # noqa: S608 (the interpolated parts are the constants above, never input)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [AccountKind.HOUSE_RAKE, period.start, period.end])
+        adapt = connection.ops.adapt_datetimefield_value
+        cursor.execute(sql, [AccountKind.HOUSE_RAKE, adapt(period.start), adapt(period.end)])
         return [
             {"key": k, "currency": c, "hands": int(n), "rake": int(r)}
             for k, c, n, r in cursor.fetchall()
