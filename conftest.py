@@ -37,16 +37,24 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 @pytest.fixture
 def make_user(db: None) -> Callable[..., Any]:
-    """Creates a user with a unique name; ``staff=True`` for a staff member."""
+    """Creates a user with a unique name; ``staff=True`` for a staff member, ``role=`` for
+    one in a staff role's group (``support``, ``finance``, ``risk``, ``admin``)."""
     from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
 
     def make(
-        username: str | None = None, *, staff: bool = False, password: str = "pw-Str0ng-enough!"
+        username: str | None = None,
+        *,
+        staff: bool = False,
+        role: str | None = None,
+        password: str = "pw-Str0ng-enough!",
     ) -> Any:
         name = username or f"user{next(_counter)}"
         user = get_user_model().objects.create_user(
-            username=name, password=password, is_staff=staff
+            username=name, password=password, is_staff=staff or role is not None
         )
+        if role is not None:
+            user.groups.add(Group.objects.get(name=role))
         return user
 
     return make

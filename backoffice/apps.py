@@ -1,7 +1,30 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _roles_complete(**kwargs: Any) -> None:
+    """Keeps the role groups whole after every ``migrate`` (and after a test flush, which
+    empties the tables the data migration filled): permissions that later migrations add
+    reach their roles, and ``admin`` holds every permission."""
+    from django.contrib.auth.models import Group, Permission
+
+    from backoffice.roles import roles_sync
+
+    roles_sync(Group, Permission)
 
 
 class BackofficeConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "backoffice"
     verbose_name = "Back office"
+
+    def ready(self) -> None:
+        # Connected for every app's post_migrate: each one may have just created permissions.
+        post_migrate.connect(_roles_complete, dispatch_uid="backoffice_roles")
+        from backoffice.seed import seed_demo_staff
+        from core.management.commands.seed_demo import SEED_STEPS
+
+        if seed_demo_staff not in SEED_STEPS:
+            SEED_STEPS.append(seed_demo_staff)

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from backoffice.roles import REPORTS_PERMISSION, staff_has
 from backoffice.selectors import dashboard_figures
 
 #: How often the page asks for fresh figures, in milliseconds.
@@ -23,14 +24,17 @@ View = Callable[..., HttpResponse]
 
 
 def staff_only(view: View) -> View:
-    """Anonymous visitors go to the admin's login; signed-in non-staff get 403."""
+    """Anonymous visitors go to the admin's login; anyone without a staff role's read
+    permission (support and above) gets 403."""
 
     @wraps(view)
     def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path(), reverse("admin:login"))
-        if not request.user.is_staff:
-            raise PermissionDenied("The dashboard is for staff only.")
+        if not staff_has(request.user, REPORTS_PERMISSION):
+            raise PermissionDenied(
+                f"The dashboard needs the staff permission {REPORTS_PERMISSION!r}."
+            )
         return view(request, *args, **kwargs)
 
     return guarded

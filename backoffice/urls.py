@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from backoffice import dashboard
+from backoffice import dashboard, otp_views, report_views
 
 app_name = "backoffice"
 
 urlpatterns: list[URLPattern] = [
     path("", dashboard.page, name="dashboard"),
     path("dashboard.json", dashboard.figures, name="dashboard-figures"),
+    path("2fa/setup/", otp_views.otp_setup, name="otp-setup"),
+    path("2fa/verify/", otp_views.otp_verify, name="otp-verify"),
+    path("reports/", report_views.reports_index, name="reports"),
+    path("reports/rake/<str:by>/", report_views.rake_report, name="report-rake"),
+    path("reports/payments/", report_views.payments_report, name="report-payments"),
+    path("players/<int:user_id>/", report_views.player_profile_page, name="player"),
+    path("hands/<int:hand_id>/", report_views.hand_page, name="hand"),
 ]

@@ -75,6 +75,9 @@ INSTALLED_APPS = [
     "handhistory",
     "fraud",
     "audit",
+    # Staff's second factor: time-based one-time codes (TOTP apps).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
 ]
 
 MIDDLEWARE = [
@@ -86,6 +89,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): whether this session passed a second factor.
+    "django_otp.middleware.OTPMiddleware",
+    # With STAFF_2FA_REQUIRED, staff reach the admin and /staff/ only with that factor.
+    "backoffice.otp.StaffOtpMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -221,6 +228,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "/admin/login/"
+
+# Staff sign in with a password and a one-time code (TOTP) before any admin or /staff/
+# page: on by default in production (DEBUG off), off under DEBUG (`make run`). Staff REST
+# endpoints authenticate by token and are not covered (see README, "Staff").
+STAFF_2FA_REQUIRED = _env_bool("STAFF_2FA_REQUIRED", not DEBUG)
+#: The issuer shown next to the account in the staff member's authenticator app.
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Poker room staff")
 
 # --- REST ---------------------------------------------------------------------------
 

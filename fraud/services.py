@@ -24,7 +24,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from core.errors import Conflict, Forbidden, InvalidRequest, NotFound
+from backoffice.roles import staff_require
+from backoffice.services import staff_log_record
+from core.errors import Conflict, InvalidRequest, NotFound
 from fraud.models import Case, CaseLogEntry
 from wallet.models import Restriction
 from wallet.restrictions import restriction_impose
@@ -44,8 +46,7 @@ class CaseClosed(Conflict):
 
 
 def _require_reviewer(user: AbstractBaseUser) -> None:
-    if not (getattr(user, "is_staff", False) and user.has_perm("fraud.change_case")):  # type: ignore[attr-defined]
-        raise Forbidden("Only fraud reviewers may act on cases.", code="permission_denied")
+    staff_require(user, "fraud.change_case")
 
 
 def _reason(text: str, what: str) -> str:
@@ -62,8 +63,34 @@ def _locked(case_id: int) -> Case:
     return case
 
 
+#: The staff log's action for each staff change of a case. A money correction is not
+#: here: ``correction_create`` writes its line (``correction.create``, the reason naming
+#: the case), one line per change.
+_STAFF_ACTIONS = {
+    CaseLogEntry.Action.ASSIGNED: "assign",
+    CaseLogEntry.Action.NOTED: "note",
+    CaseLogEntry.Action.REVIEWING: "review",
+    CaseLogEntry.Action.DISMISSED: "dismiss",
+    CaseLogEntry.Action.CONFIRMED: "confirm",
+    CaseLogEntry.Action.FROZEN: "freeze",
+}
+
+
 def _log(case: Case, action: str, by: AbstractBaseUser | None, text: str = "", **data: Any) -> None:
+    """The case's own log line and, for a staff member's change, the staff log's."""
     CaseLogEntry.objects.create(case=case, action=action, actor=by, text=text, data=data)
+    if by is not None and action in _STAFF_ACTIONS:
+        players = data.get("players") or list(case.players.values_list("pk", flat=True))
+        staff_log_record(
+            actor=by,
+            action=f"case.{_STAFF_ACTIONS[action]}",
+            target=f"case:{case.pk}",
+            # A case is about two or more players: the staff log names one subject (a
+            # player's profile also lists the cases involving them).
+            subject_id=players[0] if len(players) == 1 else None,
+            reason=text,
+            data={**data, "players": players},
+        )
 
 
 def _live(case: Case, doing: str) -> None:

@@ -27,6 +27,8 @@ from django.core.files.storage import storages
 from django.db import transaction
 from django.utils import timezone
 
+from backoffice.roles import HAND_FULL_PERMISSION, staff_has, staff_require
+from backoffice.services import staff_log_record
 from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound, TooManyRequests
 from handhistory.exports import Format, write_hands
 from handhistory.exports.filters import ExportFilters
@@ -54,7 +56,7 @@ def _validated(*, requester: Any, fmt: str, filters: ExportFilters) -> tuple[For
     ``requester`` None is an operator (command line): any hand, every card.
     """
     export = export_format(fmt)
-    staff = requester is None or requester.is_staff
+    staff = requester is None or staff_has(requester, HAND_FULL_PERMISSION)
     if filters.since and filters.until and filters.since >= filters.until:
         raise InvalidRequest(
             f"since ({filters.since.isoformat()}) must be before until "
@@ -152,12 +154,20 @@ def export_job_create(
             requester=requester,
             source=source,
             format=fmt,
-            full=bool(requester.is_staff),
+            full=staff_has(requester, HAND_FULL_PERMISSION),
             filters=filters.as_json(),
             expires_at=timezone.now() + _ttl(),
             idempotency_key=idempotency_key,
             request_hash=request_hash,
         )
+        if job.full:  # every card of other players' hands leaves the room: on the staff log
+            staff_log_record(
+                actor=requester,
+                action="hand.export_full",
+                target=f"export:{job.pk}",
+                subject_id=_player_id(filters.player) if filters.player is not None else None,
+                data={"format": fmt, "filters": job.filters},
+            )
         transaction.on_commit(lambda: _enqueue(job.pk))
     # Under eager Celery (``make run``) the job has already run: answer what it is now.
     job.refresh_from_db()
@@ -357,18 +367,23 @@ def hand_export_full(*, hand_id: int, staff_id: int, fmt: str) -> str:
     """Any hand as ``fmt`` text with every card, for staff; recorded as a finished job
     (source ``hand``, no file). A refused export (unknown format, hand or one in progress)
     records nothing."""
+    staff = get_user_model().objects.filter(pk=staff_id).first()
+    staff_require(staff, HAND_FULL_PERMISSION)
     text = hand_export(hand_id=hand_id, viewer_id=staff_id, fmt=fmt, full=True)
     now = timezone.now()
-    ExportJob.objects.create(
-        requester_id=staff_id,
-        source=ExportJob.Source.HAND,
-        format=fmt,
-        full=True,
-        filters=ExportFilters(hand_ids=(hand_id,)).as_json(),
-        status=Status.SUCCEEDED,
-        hands_done=1,
-        hands_total=1,
-        size=len(text.encode()),
-        finished_at=now,
-    )
+    with transaction.atomic():
+        job = ExportJob.objects.create(
+            requester_id=staff_id,
+            source=ExportJob.Source.HAND,
+            format=fmt,
+            full=True,
+            filters=ExportFilters(hand_ids=(hand_id,)).as_json(),
+            status=Status.SUCCEEDED,
+            hands_done=1,
+            hands_total=1,
+            size=len(text.encode()),
+            finished_at=now,
+        )
+        staff_log_record(actor=staff, action="hand.export_full", target=f"export:{job.pk}",  # type: ignore[arg-type]
+                         data={"format": fmt, "filters": job.filters})  # fmt: skip
     return text

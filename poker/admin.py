@@ -15,6 +15,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -82,21 +83,23 @@ def _run_staff(modeladmin: admin.ModelAdmin[Table], request: HttpRequest, querys
             modeladmin.message_user(request, f"{table}: {done}.", level=messages.SUCCESS)
 
 
-@admin.action(description="Pause (finish the running hand, deal no new one)")
+@admin.action(
+    description="Pause (finish the running hand, deal no new one)", permissions=["change"]
+)
 def pause_tables(
     modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table]
 ) -> None:
     _run_staff(modeladmin, request, queryset, table_pause, "paused")
 
 
-@admin.action(description="Resume paused tables")
+@admin.action(description="Resume paused tables", permissions=["change"])
 def resume_tables(
     modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table]
 ) -> None:
     _run_staff(modeladmin, request, queryset, table_resume, "resumed")
 
 
-@admin.action(description="Close (end any hand and cash everyone out)")
+@admin.action(description="Close (end any hand and cash everyone out)", permissions=["change"])
 def close_tables(
     modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table]
 ) -> None:
@@ -173,9 +176,14 @@ class HandAdmin(ReadOnlyAdmin):
     list_filter = ("table",)
     search_fields = ("=id", "table__name")
     list_select_related = ("table",)
-    fields = ("table", "number", "seat_numbers", "player_ids", "started_at", "ended_at",
-              "actor_index", "deadline", "timeline")  # fmt: skip
+    fields = ("staff_view", "table", "number", "seat_numbers", "player_ids", "started_at",
+              "ended_at", "actor_index", "deadline", "timeline")  # fmt: skip
     readonly_fields = fields
+
+    @admin.display(description="replay")
+    def staff_view(self, obj: Hand) -> SafeString:
+        url = reverse("backoffice:hand", args=[obj.pk])
+        return format_html('<a href="{}">Replay with every card, deal check and transfers</a>', url)
 
     @admin.display(description="event timeline")
     def timeline(self, obj: Hand) -> SafeString:

@@ -16,6 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
+from backoffice.roles import staff_require
+from backoffice.services import staff_log_record
 from handhistory.store import Actor
 from poker.models import Seat, Table
 from poker.services import (
@@ -34,14 +38,31 @@ def staff_actor(user_id: int | None) -> Actor:
     return Actor(kind="staff", user_id=user_id)
 
 
+def _staff_member(actor: Actor) -> Any:
+    """The staff member behind ``actor``, refused without the table permission; None for
+    an operator (``staff_actor(None)``: the command line, the tests' set-up)."""
+    if actor.user_id is None:
+        return None
+    user = get_user_model().objects.filter(pk=actor.user_id).first()
+    staff_require(user, "poker.change_table")
+    return user
+
+
+def _staff_logged(ctx: Ctx, staff: Any, action: str, **data: Any) -> None:
+    if staff is not None:
+        staff_log_record(actor=staff, action=action, target=f"table:{ctx.table.pk}", data=data)
+
+
 def table_pause(*, table_id: int, actor: Actor) -> dict[str, Any]:
     """No new hand starts; a running hand plays on to its end. Seated players stay."""
+    staff = _staff_member(actor)
 
     def body(ctx: Ctx) -> dict[str, Any]:
         if ctx.table.status != Table.Status.OPEN:
             raise TableError(f"Table {ctx.table.pk} is {ctx.table.status}.", code="table_not_open")
         ctx.table.status = Table.Status.PAUSED
         _table_event(ctx, "TablePaused", {"by": actor.user_id})
+        _staff_logged(ctx, staff, "table.pause")
         return {"status": ctx.table.status}
 
     return _run_command(table_id=table_id, player_id=None, key=None, command="pause",
@@ -50,6 +71,7 @@ def table_pause(*, table_id: int, actor: Actor) -> dict[str, Any]:
 
 def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
     """Opens a paused table again; a hand starts at once when enough players can play."""
+    staff = _staff_member(actor)
 
     def body(ctx: Ctx) -> dict[str, Any]:
         if ctx.table.status != Table.Status.PAUSED:
@@ -57,6 +79,7 @@ def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
                              code="table_not_paused")  # fmt: skip
         ctx.table.status = Table.Status.OPEN
         _table_event(ctx, "TableResumed", {"by": actor.user_id})
+        _staff_logged(ctx, staff, "table.resume")
         _maybe_start_hand(ctx)
         return {"status": ctx.table.status}
 
@@ -66,6 +89,7 @@ def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
 
 def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
     """Closes the table and cashes everyone out (see the module docstring for a running hand)."""
+    staff = _staff_member(actor)
 
     def body(ctx: Ctx) -> dict[str, Any]:
         table = ctx.table
@@ -86,6 +110,7 @@ def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
             # Every player of the hand is now leaving: the hand runs to its end here, and
             # its settlement cashes them out (and starts nothing, the table being closed).
             _progress(ctx)
+        _staff_logged(ctx, staff, "table.close", cashed_out=cashed_out, hand_finished=running)
         return {"status": table.status, "hand_finished": running}
 
     return _run_command(table_id=table_id, player_id=None, key=None, command="close",

@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
+from backoffice.roles import staff_has
 from core.admin import ReadOnlyAdmin as ReadOnly
 from core.errors import DomainError
 from ledger.models import Account
@@ -67,14 +68,14 @@ def _decide(
     )
 
 
-@admin.action(description="Approve selected withdrawals (pay out)")
+@admin.action(description="Approve selected withdrawals (pay out)", permissions=["approve"])
 def approve_withdrawals(
     modeladmin: Any, request: HttpRequest, queryset: QuerySet[Withdrawal]
 ) -> None:
     _decide(modeladmin, request, queryset, approve=True)
 
 
-@admin.action(description="Reject selected withdrawals (release funds)")
+@admin.action(description="Reject selected withdrawals (release funds)", permissions=["approve"])
 def reject_withdrawals(
     modeladmin: Any, request: HttpRequest, queryset: QuerySet[Withdrawal]
 ) -> None:
@@ -89,7 +90,10 @@ class WithdrawalAdmin(ReadOnly):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Needed for the actions; the form itself shows every field read-only.
-        return bool(request.user.is_staff)
+        return self.has_approve_permission(request)
+
+    def has_approve_permission(self, request: HttpRequest) -> bool:
+        return staff_has(request.user, "wallet.approve_withdrawal")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [f.name for f in Withdrawal._meta.fields]
@@ -219,11 +223,12 @@ class RestrictionAdmin(ReadOnly):
                     extra_context: dict[str, Any] | None = None) -> Any:  # fmt: skip
         restriction = Restriction.objects.filter(pk=object_id).first()
         extra = {"lift_url": reverse("admin:wallet_restriction_lift", args=[object_id])
-                 if restriction is not None and restriction.lifted_at is None else None}  # fmt: skip
+                 if restriction is not None and restriction.lifted_at is None
+                 and staff_has(request.user, "wallet.lift_restriction") else None}  # fmt: skip
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
 
     def lift_view(self, request: HttpRequest, restriction_id: int) -> HttpResponse:
-        if not request.user.is_staff or not self.has_view_permission(request):
+        if not staff_has(request.user, "wallet.lift_restriction"):
             raise PermissionDenied
         form = LiftForm(request.POST or None)
         if request.method == "POST" and form.is_valid():

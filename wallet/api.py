@@ -12,11 +12,12 @@ from drf_spectacular.utils import (
 )
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
-from rest_framework.permissions import AllowAny, IsAdminUser
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backoffice.roles import staff_has, staff_permission
 from core.errors import InvalidRequest, NotFound
 from core.idempotency import MAX_KEY_LENGTH, idempotency_uuid, idempotent
 from core.openapi import error_response, non_blank_header
@@ -277,14 +278,15 @@ class WithdrawalDetailView(APIView):
     def get(self, request: Request, pk: Any) -> Response:
         withdrawal = Withdrawal.objects.filter(pk=pk).first()
         if withdrawal is None or (
-            withdrawal.user_id != request.user.pk and not request.user.is_staff
+            withdrawal.user_id != request.user.pk
+            and not staff_has(request.user, "wallet.view_withdrawal")
         ):
             raise NotFound("No such withdrawal.", code="withdrawal_not_found")
         return Response(withdrawal_data(withdrawal))
 
 
 class WithdrawalApproveView(APIView):
-    permission_classes = [IsAdminUser]
+    permission_classes = [staff_permission("wallet.approve_withdrawal")]
 
     @extend_schema(
         summary="Staff: approve (pays out the held funds)",
@@ -318,7 +320,7 @@ class WithdrawalApproveView(APIView):
 
 
 class WithdrawalRejectView(APIView):
-    permission_classes = [IsAdminUser]
+    permission_classes = [staff_permission("wallet.approve_withdrawal")]
 
     @extend_schema(
         summary="Staff: reject (funds released)",

@@ -14,8 +14,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from backoffice.roles import staff_require
 from backoffice.services import staff_log_record
-from core.errors import Forbidden, InvalidRequest, NotFound
+from core.errors import InvalidRequest, NotFound
 from wallet.errors import KycNotAllowed, KycRequired
 from wallet.models import KycStatus, KycStatusChange
 
@@ -43,13 +44,16 @@ def _change(row: KycStatus, *, new: str, reason: str, by: AbstractBaseUser) -> K
     return change
 
 
+#: Who may set a player's status: the risk role (and admins).
+KYC_SET_PERMISSION = "wallet.change_kycstatus"
+
+
 def kyc_status_set(
     *, staff_user: AbstractBaseUser, user_id: int, status: str, reason: str
 ) -> KycStatus:
     """Staff set a player's status, with a reason (history row and staff log ``kyc.set``).
     Setting the status it already has changes and records nothing."""
-    if not getattr(staff_user, "is_staff", False):
-        raise Forbidden("Only staff may set a KYC status.", code="permission_denied")
+    staff_require(staff_user, KYC_SET_PERMISSION)
     if status not in Status.values:
         raise InvalidRequest(
             f"status must be one of {', '.join(Status.values)}, got {status!r}.",

@@ -63,6 +63,8 @@ class Withdrawal(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # Deciding a withdrawal pays money out or releases it: not a plain model change.
+        permissions = [("approve_withdrawal", "Can approve or reject withdrawals")]
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_withdrawal_amount_gt_0")
         ]
@@ -202,6 +204,7 @@ class Restriction(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        permissions = [("lift_restriction", "Can lift a hold on an account")]
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "source"],

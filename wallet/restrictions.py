@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from backoffice.roles import staff_require
 from backoffice.services import staff_log_record
 from core.errors import InvalidRequest, NotFound
 from wallet.errors import AccountRestricted, RestrictionMinimumTerm, RestrictionNotActive
@@ -141,11 +142,10 @@ def restriction_impose(
 
 
 def restriction_lift(*, restriction_id: int, reason: str, by: AbstractBaseUser) -> Restriction:
-    """Lifts an active hold (staff only); the row keeps who lifted it, when and why, and
-    the staff log says so (``restriction.lift``). A time-out or self-exclusion is never
-    lifted before its ``ends_at`` (``restriction_minimum_term``)."""
-    if not getattr(by, "is_staff", False):
-        raise InvalidRequest("Only staff may lift a restriction.", code="permission_denied")
+    """Lifts an active hold (staff with ``wallet.lift_restriction``); the row keeps who
+    lifted it, when and why, and the staff log says so (``restriction.lift``). A time-out
+    or self-exclusion is never lifted before its ``ends_at`` (``restriction_minimum_term``)."""
+    staff_require(by, "wallet.lift_restriction")
     reason = (reason or "").strip()
     if not reason:
         raise InvalidRequest("Lifting a restriction needs a reason.", code="reason_required")

@@ -32,6 +32,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
+from backoffice.roles import staff_require
+from backoffice.services import staff_log_record
 from core.errors import InvalidRequest, NotFound
 from ledger.errors import InvalidTransfer
 from ledger.models import Account, AccountKind
@@ -460,6 +462,7 @@ def _withdrawal_resolve(
 def _withdrawal_decide(
     *, withdrawal_id: uuid.UUID, staff_user: AbstractBaseUser, approve: bool, reason: str
 ) -> Withdrawal:
+    staff_require(staff_user, "wallet.approve_withdrawal")
     target = Withdrawal.Status.APPROVED if approve else Withdrawal.Status.REJECTED
     with transaction.atomic(durable=True):
         withdrawal = Withdrawal.objects.select_for_update().filter(pk=withdrawal_id).first()
@@ -473,6 +476,14 @@ def _withdrawal_decide(
                 status=withdrawal.status,
             )
         _withdrawal_resolve(withdrawal, approve=approve, staff_user=staff_user, reason=reason)
+        staff_log_record(
+            actor=staff_user,
+            action="withdrawal.approve" if approve else "withdrawal.reject",
+            target=f"withdrawal:{withdrawal.pk}",
+            subject_id=withdrawal.user_id,
+            reason=reason,
+            data={"amount": withdrawal.amount, "currency": withdrawal.currency},
+        )
         return withdrawal
 
 
@@ -653,14 +664,20 @@ def hand_settle(
 # --- staff adjustments -------------------------------------------------------------
 
 
-def _staff_reason(staff_user: AbstractBaseUser, reason: str, *, what: str, verb: str) -> str:
-    """The stripped reason of a staff money correction; refuses non-staff and no reason."""
-    if not getattr(staff_user, "is_staff", False):
-        raise InvalidRequest(f"Only staff may {verb} balances.", code="permission_denied")
+def _staff_reason(staff_user: AbstractBaseUser, reason: str, *, what: str, permission: str) -> str:
+    """The stripped reason of a staff money correction; refuses staff without
+    ``permission`` and no reason."""
+    staff_require(staff_user, permission)
     reason = (reason or "").strip()
     if not reason:
         raise InvalidRequest(f"{what} needs a reason.", code="reason_required")
     return reason
+
+
+def _player_id(account: Account) -> int | None:
+    """The player an account belongs to (``user:<id>`` owners), for the staff log."""
+    kind, _, ident = account.owner_ref.partition(":")
+    return int(ident) if kind == "user" and ident.isdigit() else None
 
 
 def adjustment_create(
@@ -674,7 +691,9 @@ def adjustment_create(
     """A correcting transfer between ``account_id`` and the house adjustments account:
     ``amount > 0`` credits the account, ``< 0`` debits it. Reason mandatory; the staff
     member is recorded on the adjustment and in the transfer's metadata."""
-    reason = _staff_reason(staff_user, reason, what="An adjustment", verb="adjust")
+    reason = _staff_reason(
+        staff_user, reason, what="An adjustment", permission="wallet.add_adjustment"
+    )
     if type(amount) is not int or amount == 0:
         raise InvalidAmount(
             f"amount must be a non-zero integer, got {amount!r}.", value=repr(amount)
@@ -702,6 +721,14 @@ def adjustment_create(
                 )
             ]
         )
+        staff_log_record(
+            actor=staff_user,
+            action="adjustment.create",
+            target=f"adjustment:{adjustment_id}",
+            subject_id=_player_id(account),
+            reason=reason,
+            data={"account": account.pk, "amount": amount, "currency": account.currency},
+        )
         return Adjustment.objects.create(
             id=adjustment_id,
             account=account,
@@ -725,7 +752,9 @@ def correction_create(
     """Moves ``amount`` from one player's cash to another's as one ledger transfer (code
     ``correction``) with the reason and the staff member in its metadata. Idempotent by
     ``correction_id``: the same id returns the first correction and moves nothing more."""
-    reason = _staff_reason(staff_user, reason, what="A correction", verb="correct")
+    reason = _staff_reason(
+        staff_user, reason, what="A correction", permission="wallet.add_correction"
+    )
     amount = amount_validate(amount)
     currency = currency_validate(currency)
     if from_user_id == to_user_id:
@@ -752,6 +781,15 @@ def correction_create(
                     )
                 ]
             )
+            staff_log_record(
+                actor=staff_user,
+                action="correction.create",
+                target=f"correction:{correction_id}",
+                subject_id=from_user_id,
+                reason=reason,
+                data={"from_user": from_user_id, "to_user": to_user_id, "amount": amount,
+                      "currency": currency},
+            )  # fmt: skip
             return Correction.objects.create(
                 id=correction_id, from_account=source, to_account=target, amount=amount,
                 currency=currency, reason=reason, created_by=staff_user, transfer_id=transfer_id,

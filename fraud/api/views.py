@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backoffice.roles import staff_has
 from core.errors import NotFound
 from core.idempotency import idempotent
 from core.openapi import error_response
@@ -30,8 +31,7 @@ class IsFraudReviewer(BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         if not hasattr(view, request.method.lower()):
             return True  # the method does not exist here: DRF answers 405 as everywhere
-        user = request.user
-        if not (user.is_staff and user.has_perm("fraud.view_case")):
+        if not staff_has(request.user, "fraud.view_case"):
             raise NotFound("Not found.", code="not_found")
         return True
 

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from core.errors import Forbidden
+from backoffice.roles import HAND_FULL_PERMISSION, staff_require
 from core.openapi import error_response
 from core.serializers import StrictCharField, StrictIntegerField, StrictSerializer
 from poker import fairness
@@ -191,8 +191,8 @@ class HandFairnessView(APIView):
         query = _FullQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         full = bool(query.validated_data["full"])
-        if full and not request.user.is_staff:
-            raise Forbidden("The full deal proof is for staff only.", code="permission_denied")
+        if full:
+            staff_require(request.user, HAND_FULL_PERMISSION)
         return Response(
             fairness.hand_fairness(hand_id=hand_id, viewer_id=request.user.pk, full=full)
         )

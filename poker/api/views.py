@@ -30,12 +30,13 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.generics import ListAPIView
 from rest_framework.negotiation import DefaultContentNegotiation
-from rest_framework.permissions import AllowAny, BasePermission, IsAdminUser, IsAuthenticated
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.errors import Forbidden, InvalidRequest
+from backoffice.roles import HAND_FULL_PERMISSION, staff_permission, staff_require
+from core.errors import InvalidRequest
 from core.openapi import error_response, non_blank_header
 from handhistory.exports import FORMATS
 from handhistory.models import HandSummary
@@ -380,7 +381,7 @@ class TableListView(APIView):
 
     def get_permissions(self) -> list[BasePermission]:
         if self.request.method == "POST":
-            return [IsAdminUser()]
+            return [staff_permission("poker.add_table")()]
         return [AllowAny()]
 
     @extend_schema(
@@ -888,8 +889,8 @@ class HandDetailView(APIView):
         params = request.query_params.copy()
         fmt = params.pop("format", None)
         query = _valid(s.HandDetailQuerySerializer, params)
-        if query["full"] and not request.user.is_staff:
-            raise Forbidden("The full hand view is for staff only.", code="permission_denied")
+        if query["full"]:
+            staff_require(request.user, HAND_FULL_PERMISSION)
         if fmt is not None:
             if query["full"]:  # every card: recorded as a staff export (handhistory.ExportJob)
                 text = hand_export_full(hand_id=hand_id, staff_id=_user_id(request), fmt=fmt[-1])

@@ -16,11 +16,12 @@ from django.contrib.staticfiles import views as static_views
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from rest_framework.exceptions import Throttled
 
+from backoffice.roles import HAND_FULL_PERMISSION, staff_has
 from core.errors import NotFound
 from core.throttling import login_failed, login_throttle_check
 from poker import selectors
@@ -53,8 +54,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     add ``?full=1`` to watch with every hole card: the page reads them from the hand
     API's staff view, the same privacy rule with a staff viewer."""
     full = request.GET.get("full") == "1"
-    if full and not request.user.is_staff:
-        raise PermissionDenied("Watching with every card is for staff only.")
+    if full and not staff_has(request.user, HAND_FULL_PERMISSION):
+        raise PermissionDenied(
+            f"Watching with every card needs the staff permission {HAND_FULL_PERMISSION!r}."
+        )
     if not Table.objects.filter(pk=table_id).exists():
         raise Http404(f"No table {table_id}.")
     viewer = request.user.pk if request.user.is_authenticated else None
@@ -179,8 +182,11 @@ def hand_replayer(request: HttpRequest, hand_id: int) -> HttpResponse:
     """A hand you played, step by step, as the hand API shows it to you; staff add
     ``?full=1`` to see every card of any hand (the API's full view)."""
     full = request.GET.get("full") == "1"
-    if full and not request.user.is_staff:
-        raise PermissionDenied("The full hand view is for staff only.")
+    if full:
+        if not request.user.is_staff:
+            raise PermissionDenied("The full hand view is for staff only.")
+        # Every card is the staff hand view's (it checks the permission and logs the view).
+        return redirect("backoffice:hand", hand_id=hand_id)
     try:
         detail = selectors.hand_detail(hand_id=hand_id, viewer_id=request.user.pk, full=full)
     except NotFound:

@@ -29,7 +29,7 @@ player, table, room = audit_fixtures.player, audit_fixtures.table, audit_fixture
 
 @pytest.fixture
 def staff_client(client, make_user):
-    client.force_login(make_user(staff=True))
+    client.force_login(make_user(role="support"))
     return client
 
 

@@ -31,6 +31,7 @@ SEED = 20261124  # reproducible: a failure here fails the same way again
 # invalid_seat), a limit of that table that the schema cannot express.
 _SEED_SCRIPT = """
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from rest_framework.authtoken.models import Token
 from core.services import user_register
 from poker.services import table_create
@@ -38,6 +39,7 @@ player = user_register(username="fuzz-player", password="pw-Str0ng-enough!")
 staff = get_user_model().objects.create_user(
     username="fuzz-staff", password="pw-Str0ng-enough!", is_staff=True
 )
+staff.groups.add(Group.objects.get(name="admin"))
 table = table_create(
     name="Fuzz", variant="NT", small_blind=50, big_blind=100, min_buy_in=2000,
     max_buy_in=20000, max_seats=10,

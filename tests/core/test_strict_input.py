@@ -65,7 +65,7 @@ def _counts() -> tuple[int, ...]:
 
 @pytest.fixture
 def world(auth_client, make_user) -> dict[str, Any]:
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="admin"))
     player = auth_client(make_user())
     fund(player.user, 100_000)
     fund(player.user, 100_000, currency="EUR")

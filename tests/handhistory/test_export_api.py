@@ -71,7 +71,7 @@ def test_a_phh_export_writes_unseen_cards_as_unknown(folded_hand):
 
 
 def test_staff_full_export_holds_every_card_and_the_seed(folded_hand, auth_client, make_user):
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="support"))
     a, b = folded_hand["cards"]
     phh = export(staff, folded_hand["hand"], "phh", full=1).content.decode()
     assert a + b in phh and folded_hand["seed"] in phh

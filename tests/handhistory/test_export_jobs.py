@@ -178,7 +178,7 @@ def test_dates_bound_the_hands_by_their_end_and_a_date_alone_is_the_whole_day(
 
 
 def test_filters_by_table_and_hand_ids_narrow_the_export(eager, hands, auth_client, make_user):
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="support"))
     by_table = post(staff, {"format": "phh", "tables": [hands["table"].pk]}).json()
     assert by_table["hands_total"] == len(hands["ids"])
     some = hands["ids"][1:3]
@@ -223,7 +223,7 @@ def test_a_cancelled_queued_job_never_runs_and_a_finished_one_cannot_be_cancelle
 def test_a_job_cancelled_while_running_stops_at_the_next_chunk_and_stores_nothing(
     unconsumed_queue, hands, auth_client, exports_root, monkeypatch, make_user
 ):
-    me = make_user(staff=True)  # every hand: more than one chunk
+    me = make_user(role="support")  # every hand: more than one chunk
     phh = FORMATS["phh"]
 
     def hand_then_cancel(record: Any, viewer: Any) -> str:

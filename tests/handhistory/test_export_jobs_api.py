@@ -59,7 +59,7 @@ def test_bad_requests_are_refused_with_typed_errors_and_write_nothing(
 
 
 def test_a_staff_player_filter_names_an_existing_player(unconsumed_queue, auth_client, make_user):
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="support"))
     response = post(staff, {"format": "phh", "player": "nobody-by-that-name"})
     assert response.status_code == 404
     assert response.json()["code"] == "player_not_found"
@@ -86,7 +86,7 @@ def test_the_same_idempotency_key_returns_the_first_job(unconsumed_queue, hands,
 def test_a_staff_export_of_a_player_holds_every_card_and_is_recorded(
     eager, hands, auth_client, make_user
 ):
-    officer = make_user(staff=True)
+    officer = make_user(role="support")
     staff = auth_client(officer)
     target = hands["others"][0]
     job = post(staff, {"format": "phh", "player": target.username}).json()
@@ -103,7 +103,7 @@ def test_a_staff_export_of_a_player_holds_every_card_and_is_recorded(
 def test_a_staff_single_hand_export_with_every_card_is_recorded(
     unconsumed_queue, hands, auth_client, make_user, fmt
 ):
-    officer = make_user(staff=True)
+    officer = make_user(role="support")
     staff = auth_client(officer)
     hand_id = hands["ids"][0]
     response = staff.get(f"/api/v1/hands/{hand_id}/", {"format": fmt, "full": 1})
@@ -127,7 +127,7 @@ def test_single_hand_exports_by_players_or_refused_are_not_recorded(
 ):
     me = auth_client(hands["users"][0])
     assert me.get(f"/api/v1/hands/{hands['ids'][0]}/", {"format": "phh"}).status_code == 200
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="support"))
     assert staff.get("/api/v1/hands/999999999/", {"format": "phh", "full": 1}).status_code == 404
     assert (
         staff.get(f"/api/v1/hands/{hands['ids'][0]}/", {"format": "x", "full": 1}).status_code
@@ -139,7 +139,7 @@ def test_single_hand_exports_by_players_or_refused_are_not_recorded(
 def test_the_admin_lists_jobs_and_downloads_their_files(
     eager, hands, auth_client, client, make_user
 ):
-    officer = make_user(staff=True)
+    officer = make_user(role="support")
     officer.is_superuser = True
     officer.save()
     job = post(auth_client(hands["users"][0]), {"format": "pokerstars"}).json()
@@ -159,7 +159,7 @@ def test_the_admin_lists_jobs_and_downloads_their_files(
 
 
 def test_staff_export_a_players_hands_from_the_admin(eager, hands, client, make_user):
-    officer = make_user(staff=True)
+    officer = make_user(role="support")
     officer.is_superuser = True
     officer.save()
     client.force_login(officer)
@@ -186,7 +186,7 @@ def test_staff_export_a_players_hands_from_the_admin(eager, hands, client, make_
 def test_a_player_cannot_use_the_admin_export(client, make_user):
     client.force_login(make_user())
     response = client.get("/admin/handhistory/exportjob/export-player/")
-    assert response.status_code == 302  # to the admin login
+    assert response.status_code == 403  # signed in, not staff
     assert ExportJob.objects.count() == 0
 
 

@@ -309,7 +309,7 @@ def test_the_hand_api_answers_format_ohh_with_one_json_hand_that_validates(
     hand = valid(load(response.content.decode()))
     assert hand["game_number"] == str(folded_hand["hand"])
     assert hand["flags"] == [] and "hero_player_id" in hand
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="support"))
     full = valid(load(export(staff, folded_hand["hand"], "ohh", full=1).content.decode()))
     assert full["flags"] == ["Observed"]
     dealt = [a["cards"] for a in full["rounds"][0]["actions"] if a["action"] == "Dealt Cards"]

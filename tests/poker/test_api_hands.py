@@ -76,7 +76,7 @@ def test_full_view_is_for_staff_only(heads_up, auth_client, make_user):
     response = a.get(f"/api/v1/hands/{hand_id}/?full=1")
     assert response.status_code == 403
     assert response.json()["code"] == "permission_denied"
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="support"))
     # staff see a hand they did not play only with ?full=1, and then everything
     assert staff.get(f"/api/v1/hands/{hand_id}/").status_code == 404
     full = staff.get(f"/api/v1/hands/{hand_id}/?full=true").json()

@@ -153,7 +153,7 @@ def test_the_lobby_average_pot_is_the_mean_total_pot_of_finished_hands(
 
 
 def test_staff_creates_a_table(auth_client, make_user):
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="admin"))
     response = post(staff, tables_url(), {**TABLE_BODY, "rake_bps": 500, "rake_cap": 300})
     assert response.status_code == 201, response.json()
     body = response.json()
@@ -162,17 +162,20 @@ def test_staff_creates_a_table(auth_client, make_user):
     assert body["name"] == "Main"
 
 
-def test_table_creation_is_refused_to_players(auth_client, api_client):
-    response = post(auth_client(), tables_url(), TABLE_BODY)
-    assert response.status_code == 403
-    assert response.json()["code"] == "permission_denied"
+def test_table_creation_is_refused_to_players_and_staff_without_the_permission(
+    auth_client, api_client, make_user
+):
+    for client in (auth_client(), auth_client(make_user(role="support"))):
+        response = post(client, tables_url(), TABLE_BODY)
+        assert response.status_code == 403
+        assert response.json()["code"] == "permission_denied"
     response = post(api_client, tables_url(), TABLE_BODY)
     assert response.status_code == 401
     assert not Table.objects.exists()
 
 
 def test_table_creation_refuses_nonsense_stakes(auth_client, make_user):
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="admin"))
     response = post(staff, tables_url(), {**TABLE_BODY, "small_blind": 500})
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_stakes"

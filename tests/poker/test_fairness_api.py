@@ -94,7 +94,7 @@ def test_a_hand_proof_follows_the_hand_views_refusals(table, player, auth_client
     stranger = auth_client(make_user())
     assert stranger.get(f"/api/v1/hands/{ended}/fairness/").status_code == 404
     assert mine.get(f"/api/v1/hands/{ended}/fairness/?full=1").status_code == 403
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="support"))
     full = staff.get(f"/api/v1/hands/{ended}/fairness/?full=1").json()
     assert full["server_seed"] == started(ended).server_seed
     check = APIClient().post("/api/v1/fairness/verify/", {

@@ -56,7 +56,7 @@ def test_the_hand_view_adds_the_hand_in_words_as_the_caller_may_see_it(heads_up)
 def test_staff_full_view_reads_every_card(heads_up, auth_client, make_user):
     a, b, t = heads_up
     hand_id = fold_hand([a, b], t.pk)
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="support"))
     readable = staff.get(f"/api/v1/hands/{hand_id}/?full=1").json()["readable"]
     (record,) = hand_records([hand_id])
     assert readable == readable_hand(record, STAFF)

@@ -94,7 +94,7 @@ def test_no_response_ever_reveals_unshown_hole_cards(
             if client.user.pk in hand.player_ids:
                 get(client, f"/api/v1/hands/{hand.pk}/", record)
 
-    staff = auth_client(make_user(staff=True))
+    staff = auth_client(make_user(role="support"))
     truths: dict[int, tuple[dict[int, set[str]], set[int]]] = {}
     checked = showdowns = 0
     for client, url, body in record:

@@ -9,7 +9,7 @@ BODY = {"name": "High", "variant": "NT", "small_blind": 50, "big_blind": 100,
 
 
 def _staff_client(auth_client, make_user):
-    return auth_client(make_user(staff=True))
+    return auth_client(make_user(role="admin"))
 
 
 def test_creating_a_table_twice_with_one_key_gives_one_table(auth_client, make_user):

@@ -35,7 +35,7 @@ def player(auth_client: Callable[..., Any]) -> Any:
 
 @pytest.fixture
 def staff(auth_client: Callable[..., Any], make_user: Callable[..., Any]) -> Any:
-    return auth_client(make_user(staff=True))
+    return auth_client(make_user(role="finance"))
 
 
 @pytest.fixture

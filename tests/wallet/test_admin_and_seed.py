@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from core.errors import InvalidRequest, NotFound
+from core.errors import Forbidden, InvalidRequest, NotFound
 from ledger.audit import ledger_audit
 from ledger.models import Account, Transfer
 from tests.wallet.conftest import post
@@ -91,9 +91,13 @@ def test_a_staff_adjustment_posts_a_correcting_transfer_with_reason_and_author(
 
 
 def test_adjustments_are_refused_without_staff_reason_amount_or_account(make_user, player):
-    staff, account = make_user(staff=True), player_account(user_id=player.user.pk, currency="EUR")
-    with pytest.raises(InvalidRequest, match="staff"):
-        adjustment_create(staff_user=player.user, account_id=account.pk, amount=5, reason="x")
+    staff, account = (
+        make_user(role="finance"),
+        player_account(user_id=player.user.pk, currency="EUR"),
+    )
+    for refused in (player.user, make_user(role="support")):
+        with pytest.raises(Forbidden, match=r"wallet\.add_adjustment"):
+            adjustment_create(staff_user=refused, account_id=account.pk, amount=5, reason="x")
     with pytest.raises(InvalidRequest, match="reason"):
         adjustment_create(staff_user=staff, account_id=account.pk, amount=5, reason="  ")
     for amount in (0, 5.0, "5", 2**63):

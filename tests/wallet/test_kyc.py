@@ -34,7 +34,7 @@ def test_a_new_player_is_unverified(make_user):
 
 
 def test_staff_set_a_status_with_a_reason_kept_in_the_history_and_the_staff_log(make_user):
-    staff, player = make_user(staff=True), make_user()
+    staff, player = make_user(role="risk"), make_user()
     kyc_status_set(staff_user=staff, user_id=player.pk, status="verified", reason=" passport ok ")
     assert kyc_status_of(user_id=player.pk) == "verified"
     (change,) = KycStatusChange.objects.filter(user=player)
@@ -52,10 +52,12 @@ def test_staff_set_a_status_with_a_reason_kept_in_the_history_and_the_staff_log(
     assert StaffAction.objects.filter(action="kyc.set").count() == 1
 
 
-def test_a_player_cannot_set_a_status(make_user):
+@pytest.mark.parametrize("role", [None, "support", "finance"])
+def test_only_the_risk_role_sets_a_status(make_user, role):
     player = make_user()
+    setter = player if role is None else make_user(role=role)
     with pytest.raises(DomainError) as refused:
-        kyc_status_set(staff_user=player, user_id=player.pk, status="verified", reason="me")
+        kyc_status_set(staff_user=setter, user_id=player.pk, status="verified", reason="me")
     assert refused.value.code == "permission_denied" and refused.value.status == 403
     assert kyc_status_of(user_id=player.pk) == "unverified"
     assert not KycStatusChange.objects.exists() and not StaffAction.objects.exists()
@@ -66,7 +68,7 @@ def test_a_player_cannot_set_a_status(make_user):
     [("gold", "x", "invalid_status"), ("verified", "  ", "reason_required")],
 )
 def test_a_status_needs_a_known_value_and_a_reason(make_user, status, reason, code):
-    staff, player = make_user(staff=True), make_user()
+    staff, player = make_user(role="risk"), make_user()
     with pytest.raises(DomainError) as refused:
         kyc_status_set(staff_user=staff, user_id=player.pk, status=status, reason=reason)
     assert refused.value.code == code
@@ -74,7 +76,7 @@ def test_a_status_needs_a_known_value_and_a_reason(make_user, status, reason, co
 
 
 def test_a_player_asks_for_review_once_and_not_when_verified(make_user):
-    staff, player = make_user(staff=True), make_user()
+    staff, player = make_user(role="risk"), make_user()
     assert kyc_submit(user=player, note="please").status == "pending"
     assert kyc_submit(user=player, note="again").status == "pending"
     (change,) = KycStatusChange.objects.filter(user=player)
@@ -113,7 +115,7 @@ def test_a_withdrawal_at_the_threshold_needs_no_verification(rich):
 
 def test_a_verified_player_withdraws_above_the_threshold(rich, make_user):
     kyc_status_set(
-        staff_user=make_user(staff=True), user_id=rich.user.pk, status="verified", reason="ok"
+        staff_user=make_user(role="risk"), user_id=rich.user.pk, status="verified", reason="ok"
     )
     response = post(rich, "/api/v1/wallet/withdrawals/", {"amount": 300_000, "currency": "EUR"})
     assert response.status_code == 201, response.json()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from core.errors import InvalidRequest, NotFound
+from core.errors import Forbidden, InvalidRequest, NotFound
 from ledger.models import Transfer
 from tests.wallet.conftest import balances, post
 from wallet.errors import RestrictionNotActive
@@ -58,11 +58,12 @@ def test_a_hold_needs_a_known_kind_and_a_reason(player):
     assert not Restriction.objects.exists()
 
 
-def test_only_staff_lift_a_hold_with_a_reason_and_withdrawals_resume(player, make_user):
+def test_only_risk_staff_lift_a_hold_with_a_reason_and_withdrawals_resume(player, make_user):
     held = _freeze(player)
-    with pytest.raises(InvalidRequest):
-        restriction_lift(restriction_id=held.pk, reason="please", by=player.user)
-    staff = make_user(staff=True)
+    for refused in (player.user, make_user(role="support"), make_user(role="finance")):
+        with pytest.raises(Forbidden):
+            restriction_lift(restriction_id=held.pk, reason="please", by=refused)
+    staff = make_user(role="risk")
     with pytest.raises(InvalidRequest):
         restriction_lift(restriction_id=held.pk, reason="", by=staff)
     with pytest.raises(NotFound):

@@ -52,7 +52,7 @@ def test_staff_watch_the_dashboard_redraw_itself_when_a_hand_is_played(
         table_sit(table_id=t.pk, player_id=u.pk, buy_in=5_000, key=key(), actor=actor_for(u))
     rng = CheckCall()
     play_random_hands(t, users, 2, rng)
-    boss = make_user("boss", staff=True)
+    boss = make_user("boss", role="support")
     finished = Hand.objects.filter(ended_at__isnull=False).count()
 
     server = _production_server()

@@ -188,9 +188,12 @@ def test_staff_see_every_card_of_any_hand_with_full_and_players_may_not_ask(
     _, users, ids, *_ = two_tables
     client.force_login(users[0])
     assert client.get(f"/hands/{ids[0]}/?full=1").status_code == 403
-    client.force_login(make_user(staff=True))
+    client.force_login(make_user(role="support"))
     assert client.get(f"/hands/{ids[0]}/").status_code == 404  # not theirs, not asked for
-    html = client.get(f"/hands/{ids[0]}/?full=1").content.decode()
+    # Every card is the staff hand view's (it logs the view): ?full=1 leads there.
+    response = client.get(f"/hands/{ids[0]}/?full=1", follow=True)
+    assert response.redirect_chain == [(f"/staff/hands/{ids[0]}/", 302)]
+    html = response.content.decode()
     replay = _embedded(html, "hand-replay")
     (record,) = hand_records([ids[0]])
     assert {k: v for k, v in replay.items() if k not in ("hand", "viewer")} == readable_hand(

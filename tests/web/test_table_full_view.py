@@ -40,7 +40,7 @@ def test_staff_get_the_full_table_view_and_every_card_of_the_running_hand(
     client, make_user, running
 ):
     t, _ = running
-    client.force_login(make_user(staff=True))
+    client.force_login(make_user(role="support"))
     page = client.get(f"/tables/{t.pk}/?full=1")
     assert page.status_code == 200 and page.context["config"]["full"] is True
     api = page.context["config"]["hands_api"]

@@ -61,7 +61,7 @@ def test_a_decision_without_a_reason_is_refused_on_the_page(open_case, reviewer)
 def test_only_reviewers_reach_the_cases(open_case, reviewer, make_user):
     case = open_case()
     player = logged_in(case.players.first())
-    assert player.get(f"/admin/fraud/case/{case.pk}/change/").status_code == 302  # to login
+    assert player.get(f"/admin/fraud/case/{case.pk}/change/").status_code == 403
     viewer = logged_in(reviewer(act=False))
     assert viewer.get(f"/admin/fraud/case/{case.pk}/change/").status_code == 200
     refused = viewer.post(f"/admin/fraud/case/{case.pk}/act/confirm/",

@@ -1,0 +1,52 @@
+"""The staff hand view: a hand with every card, its deal checked and its ledger transfers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from backoffice.roles import HAND_FULL_PERMISSION, staff_require
+from backoffice.services import staff_log_record
+from core.errors import Conflict
+from ledger.models import Transfer
+from poker import selectors
+from poker.fairness import deal_verify, hand_fairness
+from poker.models import Hand
+
+
+def staff_hand_view(*, staff: AbstractBaseUser, hand_id: int) -> dict[str, Any]:
+    """Hand ``hand_id`` as staff see it (every card), the deal proof recomputed here
+    (``verification``: None while the hand runs or when it was not dealt from a committed
+    seed) and the ledger transfers referencing it (``hand:<id>``: pots and rake).
+
+    Seeing every card is a staff act worth knowing about: it writes ``hand.view_full`` on
+    the staff log (each view, with the players of the hand).
+    """
+    staff_require(staff, HAND_FULL_PERMISSION)
+    detail = selectors.hand_detail(hand_id=hand_id, viewer_id=staff.pk, full=True)
+    try:
+        proof: dict[str, Any] | None = hand_fairness(hand_id=hand_id, viewer_id=staff.pk, full=True)
+    except Conflict:  # still being played: no proof until it ends
+        proof = None
+    verification = None
+    if proof is not None and proof["algorithm"] and proof["server_seed"]:
+        verification = deal_verify(
+            server_seed=proof["server_seed"],
+            commitment=proof["commitment"],
+            client_seeds=proof["client_seeds"],
+            nonce=proof["nonce"],
+            variant=proof["variant"],
+            dealt=proof["dealt"],
+        )
+    transfers = list(
+        Transfer.objects.filter(reference=f"hand:{hand_id}")
+        .select_related("debit_account", "credit_account")
+        .order_by("created_at", "code", "id")
+    )
+    players = sorted(Hand.objects.values_list("player_ids", flat=True).get(pk=hand_id))
+    with transaction.atomic():
+        staff_log_record(actor=staff, action="hand.view_full", target=f"hand:{hand_id}",
+                         data={"players": players})  # fmt: skip
+    return {"detail": detail, "proof": proof, "verification": verification, "transfers": transfers}
