@@ -51,3 +51,14 @@ def test_a_staff_line_rolls_back_with_the_change_it_records() -> None:
         staff_log_record(actor=staff, action="adjustment.create", target="account:1")
         raise RuntimeError("the change failed")
     assert not StaffAction.objects.exists()
+
+
+def test_the_admin_user_page_and_index_lead_to_the_profile_and_reports(client) -> None:
+    boss = get_user_model().objects.create_superuser("root", password="x" * 12)
+    player = get_user_model().objects.create_user("pat", password="x" * 12)
+    client.force_login(boss)
+    page = client.get(f"/admin/auth/user/{player.pk}/change/").content.decode()
+    assert f'href="/staff/players/{player.pk}/" data-testid="profile-link"' in page
+    index = client.get("/admin/").content.decode()
+    assert 'href="/staff/reports/" data-testid="reports-link"' in index
+    assert 'href="/staff/" data-testid="nav-dashboard"' in index
