@@ -4,56 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-
-# The staff log is append-only: the database refuses UPDATE and DELETE, whatever the path.
-_FORWARD = {
-    "postgresql": [
-        """
-        CREATE OR REPLACE FUNCTION backoffice_staffaction_immutable() RETURNS trigger AS $$
-        BEGIN
-            RAISE EXCEPTION 'backoffice_staffaction is append-only: %% refused', TG_OP
-                USING ERRCODE = 'restrict_violation';
-        END;
-        $$ LANGUAGE plpgsql;
-        """,
-        """
-        CREATE TRIGGER backoffice_staffaction_append_only BEFORE UPDATE OR DELETE
-        ON backoffice_staffaction FOR EACH ROW
-        EXECUTE FUNCTION backoffice_staffaction_immutable();
-        """,
-    ],
-    "sqlite": [
-        """
-        CREATE TRIGGER backoffice_staffaction_no_update BEFORE UPDATE ON backoffice_staffaction
-        BEGIN SELECT RAISE(ABORT, 'backoffice_staffaction is append-only: UPDATE refused'); END;
-        """,
-        """
-        CREATE TRIGGER backoffice_staffaction_no_delete BEFORE DELETE ON backoffice_staffaction
-        BEGIN SELECT RAISE(ABORT, 'backoffice_staffaction is append-only: DELETE refused'); END;
-        """,
-    ],
-}
-_BACKWARD = {
-    "postgresql": [
-        "DROP TRIGGER IF EXISTS backoffice_staffaction_append_only ON backoffice_staffaction;",
-        "DROP FUNCTION IF EXISTS backoffice_staffaction_immutable();",
-    ],
-    "sqlite": [
-        "DROP TRIGGER IF EXISTS backoffice_staffaction_no_update;",
-        "DROP TRIGGER IF EXISTS backoffice_staffaction_no_delete;",
-    ],
-}
-
-
-def _forward(apps, schema_editor):  # type: ignore[no-untyped-def]
-    for statement in _FORWARD[schema_editor.connection.vendor]:
-        schema_editor.execute(statement)
-
-
-def _backward(apps, schema_editor):  # type: ignore[no-untyped-def]
-    for statement in _BACKWARD[schema_editor.connection.vendor]:
-        schema_editor.execute(statement)
-
+from core.db import AppendOnly
 
 
 class Migration(migrations.Migration):
@@ -83,5 +34,6 @@ class Migration(migrations.Migration):
                 'constraints': [models.CheckConstraint(condition=models.Q(('action', ''), _negated=True), name='backoffice_staffaction_action')],
             },
         ),
-        migrations.RunPython(_forward, _backward),
+        # The staff log: the database refuses UPDATE and DELETE, whatever the path.
+        AppendOnly("backoffice_staffaction"),
     ]

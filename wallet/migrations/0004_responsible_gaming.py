@@ -4,59 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-
-# The history of deposit-limit changes is append-only: the database refuses UPDATE and
-# DELETE, whatever the path (as the staff log, backoffice 0001).
-_FORWARD = {
-    "postgresql": [
-        """
-        CREATE OR REPLACE FUNCTION wallet_depositlimitchange_immutable() RETURNS trigger AS $$
-        BEGIN
-            RAISE EXCEPTION 'wallet_depositlimitchange is append-only: %% refused', TG_OP
-                USING ERRCODE = 'restrict_violation';
-        END;
-        $$ LANGUAGE plpgsql;
-        """,
-        """
-        CREATE TRIGGER wallet_depositlimitchange_append_only BEFORE UPDATE OR DELETE
-        ON wallet_depositlimitchange FOR EACH ROW
-        EXECUTE FUNCTION wallet_depositlimitchange_immutable();
-        """,
-    ],
-    "sqlite": [
-        """
-        CREATE TRIGGER wallet_depositlimitchange_no_update BEFORE UPDATE
-        ON wallet_depositlimitchange
-        BEGIN SELECT RAISE(ABORT, 'wallet_depositlimitchange is append-only'); END;
-        """,
-        """
-        CREATE TRIGGER wallet_depositlimitchange_no_delete BEFORE DELETE
-        ON wallet_depositlimitchange
-        BEGIN SELECT RAISE(ABORT, 'wallet_depositlimitchange is append-only'); END;
-        """,
-    ],
-}
-_BACKWARD = {
-    "postgresql": [
-        "DROP TRIGGER IF EXISTS wallet_depositlimitchange_append_only"
-        " ON wallet_depositlimitchange;",
-        "DROP FUNCTION IF EXISTS wallet_depositlimitchange_immutable();",
-    ],
-    "sqlite": [
-        "DROP TRIGGER IF EXISTS wallet_depositlimitchange_no_update;",
-        "DROP TRIGGER IF EXISTS wallet_depositlimitchange_no_delete;",
-    ],
-}
-
-
-def _forward(apps, schema_editor):  # type: ignore[no-untyped-def]
-    for statement in _FORWARD[schema_editor.connection.vendor]:
-        schema_editor.execute(statement)
-
-
-def _backward(apps, schema_editor):  # type: ignore[no-untyped-def]
-    for statement in _BACKWARD[schema_editor.connection.vendor]:
-        schema_editor.execute(statement)
+from core.db import AppendOnly
 
 
 class Migration(migrations.Migration):
@@ -111,5 +59,6 @@ class Migration(migrations.Migration):
                 'indexes': [models.Index(fields=['user', 'created_at'], name='wallet_dlc_user_time')],
             },
         ),
-        migrations.RunPython(_forward, _backward),
+        # Its history of changes: the database refuses UPDATE and DELETE, whatever the path.
+        AppendOnly("wallet_depositlimitchange"),
     ]
