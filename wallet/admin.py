@@ -15,6 +15,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
 from backoffice.roles import staff_has
+from core.admin import DurableServiceAdmin
 from core.admin import ReadOnlyAdmin as ReadOnly
 from core.errors import DomainError
 from ledger.models import Account
@@ -110,7 +111,7 @@ class AdjustmentForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Adjustment)
-class AdjustmentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AdjustmentAdmin(DurableServiceAdmin):
     form = AdjustmentForm
     list_display = ("id", "created_at", "account", "amount", "created_by", "reason")
 
@@ -119,17 +120,6 @@ class AdjustmentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> Any:
-        # Django wraps this view in transaction.atomic(); the adjustment service is a
-        # durable money movement (its own transaction), so it must not be nested.
-        return self._changeform_view(request, object_id, form_url, extra_context)
 
     def save_model(self, request: HttpRequest, obj: Adjustment, form: Any, change: bool) -> None:
         created = services.adjustment_create(
@@ -261,7 +251,7 @@ class KycStatusForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(KycStatus)
-class KycStatusAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class KycStatusAdmin(DurableServiceAdmin):
     """A player's KYC status with its history; staff change it with a reason (history row
     and staff log ``kyc.set``, by ``kyc_status_set``)."""
 
@@ -294,17 +284,6 @@ class KycStatusAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> Any:
-        # Django wraps this view in transaction.atomic(); the service commits the status,
-        # its history and the staff log in its own durable transaction.
-        return self._changeform_view(request, object_id, form_url, extra_context)
 
     def save_model(self, request: HttpRequest, obj: KycStatus, form: Any, change: bool) -> None:
         saved = kyc_status_set(
