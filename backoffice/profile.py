@@ -14,7 +14,9 @@ from fraud.models import Case
 from handhistory.models import Event, PlayerHandResult
 from ledger.models import Account, AccountKind
 from poker.models import Table
-from wallet.models import Restriction
+from wallet.kyc import kyc_status_of
+from wallet.models import KycStatusChange, Restriction
+from wallet.selectors import account_deposit_limits
 
 #: How many of the newest hands, sessions and staff log lines the profile lists.
 RECENT = 50
@@ -66,7 +68,8 @@ def _sessions(user_id: int) -> list[dict[str, Any]]:
 
 
 def player_profile(*, user_id: int) -> dict[str, Any]:
-    """The player, their balances (available and held per currency), holds, table
+    """The player, their balances (available and held per currency), deposit limits,
+    identity (KYC) status and its history, holds, table
     sessions, hands and results (totals per currency and the newest hands), the fraud
     cases involving them and the staff log lines about them."""
     user = get_user_model().objects.filter(pk=user_id).first()
@@ -96,6 +99,18 @@ def player_profile(*, user_id: int) -> dict[str, Any]:
         "balances": balances,
         "restrictions": list(
             Restriction.objects.filter(user_id=user_id).select_related("created_by", "lifted_by")
+        ),
+        # Only the limits a player set (every currency and period would be mostly "none").
+        "deposit_limits": [
+            row
+            for row in account_deposit_limits(user_id=user_id)
+            if row["limit"] is not None or row["pending"] is not None
+        ],
+        "kyc": kyc_status_of(user_id=user_id),
+        "kyc_history": list(
+            KycStatusChange.objects.filter(user_id=user_id)
+            .select_related("changed_by")
+            .order_by("-created_at")[:RECENT]
         ),
         "sessions": _sessions(user_id),
         "totals": [

@@ -193,3 +193,19 @@ def test_every_card_over_rest_needs_the_hand_permission_and_is_logged(
     (line,) = StaffAction.objects.all()
     assert (line.actor, line.action) == (support.user, "hand.export_full")
     assert line.data["filters"]["hand_ids"] == [hand_id]
+
+
+def test_a_players_profile_shows_their_deposit_limits_and_identity_review(make_user) -> None:
+    from wallet.kyc import kyc_status_set
+    from wallet.responsible import deposit_limit_set
+
+    player = make_user()
+    deposit_limit_set(user=player, currency="EUR", period="week", amount=20_000)
+    kyc_status_set(staff_user=make_user(role="risk"), user_id=player.pk, status="verified",
+                   reason="passport checked")  # fmt: skip
+    html = _client(make_user(role="support")).get(f"/staff/players/{player.pk}/").content.decode()
+    row = html.split('data-testid="deposit-limit-EUR-week"', 1)[1].split("</tr>", 1)[0]
+    assert ">20000<" in row
+    assert 'data-testid="deposit-limit-EUR-day"' not in html  # limits never set stay out
+    assert '<span data-testid="kyc-status">verified</span>' in html
+    assert "unverified → verified" in html and "passport checked" in html
