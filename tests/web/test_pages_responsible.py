@@ -47,8 +47,9 @@ def test_a_limit_set_on_the_page_holds_now_and_a_raise_shows_when(web, settings)
 @pytest.mark.parametrize(
     ("body", "said"),
     [
-        ({"currency": "EUR", "period": "day", "amount": "-1"}, "greater than or equal to 0.01"),
-        ({"currency": "EUR", "period": "day", "amount": "ten"}, "Enter a number"),
+        ({"currency": "EUR", "period": "day", "amount": "-1"}, "Enter an amount above zero."),
+        ({"currency": "EUR", "period": "day", "amount": "ten"}, "Enter an amount in EUR such as"),
+        ({"currency": "EUR", "period": "day", "amount": "5.001"}, "at most 2 decimals"),
         ({"currency": "EUR", "period": "year", "amount": "10"}, "Select a valid choice"),
         ({"currency": "CHIPS", "period": "day", "amount": "10"}, "Select a valid choice"),
     ],
