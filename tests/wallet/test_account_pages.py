@@ -253,3 +253,44 @@ def test_the_header_links_to_the_wallet_and_history_and_the_login_to_sign_up(web
     assert 'href="/account/wallet/"' in html and 'href="/account/history/"' in html
     assert 'href="/signup/"' in Client().get("/login/").content.decode()
     assert 'data-testid="nav-signup"' in Client().get("/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("limits", "posts", "said"),
+    [
+        (
+            {"WALLET_DEPOSIT_MAX": 10_000},
+            [("deposit", "100.01")],
+            "A deposit is at most 100.00 EUR.",
+        ),
+        (
+            {"WALLET_DEPOSIT_DAILY_MAX": 5_000},
+            [("deposit", "30"), ("deposit", "25")],
+            "Deposits are limited to 50.00 EUR per 24 hours; 30.00 EUR already deposited.",
+        ),
+        (
+            {"WALLET_WITHDRAWAL_DAILY_MAX": 5_000},
+            [("deposit", "100"), ("withdraw", "40"), ("withdraw", "20")],
+            "Withdrawals are limited to 50.00 EUR per 24 hours; 40.00 EUR already requested.",
+        ),
+        (
+            {"WALLET_KYC_WITHDRAWAL_THRESHOLD": 2_000},
+            [("deposit", "100"), ("withdraw", "30")],
+            "Withdrawals above 20.00 EUR need a verified identity (yours is unverified). "
+            "Ask for a review on your wallet page.",
+        ),
+        (
+            {"WALLET_RELOAD_CHIPS": 1_000},
+            [("reload", ""), ("reload", "")],
+            "You hold 1,000 CHIPS; a reload tops up to 1,000 CHIPS only.",
+        ),
+    ],
+)
+def test_each_money_refusal_is_said_in_the_currencys_units(web, settings, limits, posts, said):
+    for name, value in limits.items():
+        setattr(settings, name, value)
+    for n, (action, amount) in enumerate(posts):
+        body = {"key": f"k{n}", "amount": amount, "currency": "EUR"}
+        response = web.post(f"/account/wallet/{action}/", body, follow=True)
+    errors = re.findall(r'data-testid="message-error"[^>]*>([^<]*)<', response.content.decode())
+    assert errors == [said]
