@@ -30,6 +30,11 @@ def currency_decimals(currency: str) -> int:
     return 0 if currency == PLAY_MONEY else REAL_DECIMALS
 
 
+def _scale(decimals: int) -> int:
+    """Minor units in one unit: ``10**decimals`` (an int: ``decimals`` is never negative)."""
+    return int(10**decimals)
+
+
 def currency_decimals_all() -> dict[str, int]:
     """``currency_decimals`` of every enabled currency (for the pages' scripts)."""
     return {c: currency_decimals(c) for c in settings.WALLET_CURRENCIES}
@@ -46,7 +51,7 @@ def money_format(amount: int, currency: str, *, code: bool = True, plus: bool = 
     """
     decimals = currency_decimals(currency)
     sign = "-" if amount < 0 else "+" if plus and amount > 0 else ""
-    whole, fraction = divmod(abs(amount), 10**decimals)
+    whole, fraction = divmod(abs(amount), _scale(decimals))
     text = f"{sign}{whole:,}" + (f".{fraction:0{decimals}d}" if decimals else "")
     return f"{text} {currency}" if code else text
 
@@ -76,11 +81,16 @@ def money_parse(text: str, currency: str) -> int:
             f"{currency} amounts have at most {decimals} decimals"
         )  # fmt: skip
         raise ValidationError(f"{said}: {typed} is not a valid amount.", code="amount_decimals")
-    minor = int(whole or "0") * 10**decimals + int(fraction.ljust(decimals, "0") or "0")
-    if typed.startswith("-") or minor == 0:
+    # Counted before int(): Python refuses to read an integer of thousands of digits.
+    too_large = len(whole.lstrip("0")) > len(str(MAX_AMOUNT))
+    minor = 0 if too_large else (
+        int(whole or "0") * _scale(decimals) + int(fraction.ljust(decimals, "0") or "0")
+    )  # fmt: skip
+    if typed.startswith("-") or (minor == 0 and not too_large):
         raise ValidationError("Enter an amount above zero.", code="amount_not_positive")
-    if minor > MAX_AMOUNT:
+    if too_large or minor > MAX_AMOUNT:
         raise ValidationError(
-            f"{typed} {currency} is more than can be held.", code="amount_too_large"
+            f"{typed[:24]}{'...' if len(typed) > 24 else ''} {currency} is more than can be held.",
+            code="amount_too_large",
         )
     return minor

@@ -73,6 +73,8 @@ def test_money_parse_reads_the_currencys_units_as_minor_units(typed, currency, m
         ("NaN", "EUR", "amount_not_a_number"),
         (str(MAX_AMOUNT // 100 + 1), "EUR", "amount_too_large"),
         (str(MAX_AMOUNT + 1), "CHIPS", "amount_too_large"),
+        ("9" * 5_000, "EUR", "amount_too_large"),
+        ("-" + "9" * 5_000, "EUR", "amount_not_positive"),
     ],
 )
 def test_money_parse_refuses_what_is_not_an_amount_of_the_currency(typed, currency, code):
