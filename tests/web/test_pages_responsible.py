@@ -61,6 +61,13 @@ def test_bad_limit_input_is_shown_in_words_and_nothing_is_written(web, body, sai
     assert not DepositLimit.objects.exists()
 
 
+def test_a_bad_limit_amount_is_said_with_the_fields_name(web):
+    response = web.post(
+        reverse("web-account-limits"), {"currency": "EUR", "period": "day", "amount": "0"}
+    )
+    assert "<div>Amount: Enter an amount above zero.</div>" in response.content.decode()
+
+
 def test_a_time_out_taken_on_the_page_is_shown_with_its_end(web):
     url = reverse("web-account-timeout")
     assert url == "/account/timeout/"
