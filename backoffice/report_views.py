@@ -19,6 +19,7 @@ from backoffice.reports import RAKE_BY, Period
 from backoffice.roles import HAND_FULL_PERMISSION, REPORTS_PERMISSION, staff_page
 from core.errors import NotFound
 from poker.models import Variant
+from wallet.amounts import money_format
 
 
 class PeriodForm(forms.Form):
@@ -77,7 +78,7 @@ def rake_report(request: HttpRequest, by: str) -> HttpResponse:
     variants = dict(Variant.choices)
     for row in rows:
         row["label"] = variants.get(row["key"], row["key"]) if by == "variant" else row["key"]
-        row["formatted"] = reports.money_format(row["rake"], row["currency"])
+        row["formatted"] = money_format(row["rake"], row["currency"])
     return render(
         request,
         "backoffice/reports_rake.html",
@@ -100,9 +101,9 @@ def payments_report(request: HttpRequest) -> HttpResponse:
     if _wants_csv(request):
         return _csv(f"payments-{period.since}-{period.until}", reports.csv_rows_payments(rows))
     for row in rows:
-        row["formatted"] = reports.money_format(row["total"], row["currency"])
+        row["formatted"] = money_format(row["total"], row["currency"])
         for figures in row["statuses"].values():
-            figures["formatted"] = reports.money_format(figures["sum"], row["currency"])
+            figures["formatted"] = money_format(figures["sum"], row["currency"])
     return render(
         request,
         "backoffice/reports_payments.html",
@@ -115,7 +116,7 @@ def _profile_csv(profile: dict[str, Any]) -> Iterator[list[Any]]:
     for r in profile["hands"]:
         currency = r.table.currency
         yield [r.hand_id, r.table.name, currency, r.seat, r.ended_at.isoformat(), r.net,
-               reports.money_format(r.net, currency)]  # fmt: skip
+               money_format(r.net, currency)]  # fmt: skip
 
 
 @staff_page(REPORTS_PERMISSION)
@@ -128,9 +129,9 @@ def player_profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
         return _csv(f"player-{user_id}-hands", _profile_csv(profile))
     for b in profile["balances"]:
         for field in ("balance", "held", "available"):
-            b[f"{field}_formatted"] = reports.money_format(b[field], b["currency"])
+            b[f"{field}_formatted"] = money_format(b[field], b["currency"])
     for t in profile["totals"]:
-        t["net_formatted"] = reports.money_format(t["net"], t["currency"])
+        t["net_formatted"] = money_format(t["net"], t["currency"])
     return render(request, "backoffice/profile.html", {"p": profile})
 
 

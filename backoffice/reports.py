@@ -18,6 +18,7 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncDate
 
 from ledger.models import AccountKind
+from wallet.amounts import money_format
 from wallet.models import Deposit, Withdrawal
 
 RakeBy = Literal["day", "table", "stake", "variant"]
@@ -46,19 +47,6 @@ class Period:
     def end(self) -> datetime:
         """The first instant after the period."""
         return datetime.combine(self.until + timedelta(days=1), time.min, tzinfo=UTC)
-
-
-def money_format(amount: int, currency: str) -> str:
-    """Minor units as people read them: play chips whole, money with two decimals.
-
-    >>> money_format(123456, "EUR"), money_format(-5, "USD"), money_format(1500, "CHIPS")
-    ('1,234.56 EUR', '-0.05 USD', '1,500 CHIPS')
-    """
-    if currency == "CHIPS":
-        return f"{amount:,} CHIPS"
-    sign = "-" if amount < 0 else ""
-    whole, cents = divmod(abs(amount), 100)
-    return f"{sign}{whole:,}.{cents:02d} {currency}"
 
 
 #: The SQL of each key (and its ORDER BY), in what PostgreSQL and SQLite (``make run``)

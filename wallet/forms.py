@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.conf import settings
 
+from wallet.amounts import PLAY_MONEY, money_parse
+
 
 class SignupForm(forms.Form):
     """Username and a password typed twice; the registration service validates both
@@ -31,16 +33,38 @@ class KeyedForm(forms.Form):
     key = forms.CharField(max_length=64, widget=forms.HiddenInput)
 
 
-class MoneyForm(KeyedForm):
-    amount = forms.IntegerField(min_value=1, max_value=2**63 - 1, label="Amount (minor units)")
+class AmountForm(forms.Form):
+    """A ``currency`` and an ``amount`` typed in that currency's units ("25.50"): once
+    clean, ``amount`` is in minor units (2550), or None when left empty where it may be.
+    Play money is granted and reloaded, never deposited, withdrawn or limited: not offered.
+    """
+
     currency = forms.ChoiceField(choices=())
+    amount = forms.CharField(
+        max_length=32, help_text="In the currency's units, e.g. 25.50 (not in cents)."
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["currency"]
         assert isinstance(field, forms.ChoiceField)
-        # Play money is granted and reloaded, never deposited or withdrawn.
-        field.choices = [(c, c) for c in settings.WALLET_CURRENCIES if c != "CHIPS"]
+        field.choices = [(c, c) for c in settings.WALLET_CURRENCIES if c != PLAY_MONEY]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        typed, currency = data.get("amount"), data.get("currency")
+        if not typed:
+            data["amount"] = None
+        elif currency:
+            try:
+                data["amount"] = money_parse(typed, currency)
+            except forms.ValidationError as error:
+                self.add_error("amount", error)
+        return data
+
+
+class MoneyForm(KeyedForm, AmountForm):
+    """A deposit or a withdrawal."""
 
 
 class KycSubmitForm(forms.Form):

@@ -110,4 +110,5 @@ def kyc_withdrawal_check(*, user_id: int, amount: int, currency: str) -> None:
             f"(yours is {status}). Ask for a review on your wallet page.",
             threshold=threshold,
             status=status,
+            currency=currency,
         )

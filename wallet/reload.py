@@ -55,6 +55,7 @@ def play_money_reload(*, user: AbstractBaseUser, key: uuid.UUID | str) -> PlayMo
                 f"You hold {cash.balance} {PLAY_MONEY}; a reload tops up to {target} only.",
                 balance=cash.balance,
                 target=target,
+                currency=PLAY_MONEY,
             )
         last = (
             PlayMoneyReload.objects.filter(user_id=user.pk)

@@ -46,6 +46,7 @@ from ledger.posting import (
     check_amount,
 )
 from ledger.services import ledger_account_open, ledger_post_transfers_in_transaction
+from wallet.amounts import PLAY_MONEY
 from wallet.errors import (
     CurrencyNotAllowed,
     DepositAboveMaximum,
@@ -72,7 +73,6 @@ from wallet.models import (
 from wallet.restrictions import restriction_check
 
 _NS = uuid.UUID("0b5e7f3a-8c1d-4e2f-9a6b-7c3d2e1f0a9b")
-PLAY_MONEY = "CHIPS"
 
 
 def derived_id(*parts: object) -> uuid.UUID:
@@ -387,7 +387,9 @@ def withdrawal_request(
     minimum = int(settings.WALLET_WITHDRAWAL_MIN)
     if amount < minimum:
         raise WithdrawalBelowMinimum(
-            f"The minimum withdrawal is {minimum} minor units.", minimum=minimum
+            f"The minimum withdrawal is {minimum} minor units.",
+            minimum=minimum,
+            currency=currency,
         )
     kyc_withdrawal_check(user_id=user.pk, amount=amount, currency=currency)
     player = player_account(user_id=user.pk, currency=currency)
@@ -406,6 +408,7 @@ def withdrawal_request(
                     f"{today} already requested.",
                     daily_max=daily_max,
                     requested_today=today,
+                    currency=currency,
                 )
             hold_id = derived_id("withdrawal-hold", withdrawal_id)
             ledger_post_transfers_in_transaction(

@@ -2,7 +2,9 @@
 reload play money, KYC review) and the account history.
 
 Thin: a page renders what selectors return; a form post calls one service and redirects
-back with the outcome in words (a typed error's message), so a refresh never re-posts.
+back with the outcome in words (a typed error said in the currency's units,
+``wallet.web_refusals``), so a refresh never re-posts. Amounts are typed and shown in the
+currency's units (``wallet.amounts``).
 Money forms carry a key made when the page was rendered; the id of what a post creates
 is derived from (player, key), so the same form posted twice moves money once.
 """
@@ -30,10 +32,12 @@ from core.services import user_register
 from core.throttling import login_failed, login_throttle_check
 from poker import selectors as poker_selectors
 from wallet import selectors
+from wallet.amounts import PLAY_MONEY, money_format
 from wallet.forms import KycSubmitForm, MoneyForm, SignupForm
 from wallet.kyc import kyc_status_of, kyc_submit
 from wallet.reload import play_money_reload
 from wallet.services import deposit_create, derived_id, withdrawal_request
+from wallet.web_refusals import refusal_said
 
 #: Rows per page of the transaction lists.
 TRANSACTIONS_PER_PAGE = 25
@@ -129,7 +133,9 @@ def _back_to_wallet() -> HttpResponseRedirect:
 def _form_errors(request: HttpRequest, form: Any) -> None:
     for field, errors in form.errors.items():
         for error in errors:
-            messages.error(request, error if field == "__all__" else f"{field}: {error}")
+            messages.error(
+                request, error if field == "__all__" else f"{form[field].label}: {error}"
+            )
 
 
 @require_POST
@@ -148,10 +154,11 @@ def wallet_deposit(request: HttpRequest) -> HttpResponse:
             currency=data["currency"],
         )
     except DomainError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal_said(error))
     else:
         messages.success(
-            request, f"Deposit of {deposit.amount} {deposit.currency}: {deposit.status}."
+            request,
+            f"Deposit of {money_format(deposit.amount, deposit.currency)}: {deposit.status}.",
         )
     return _back_to_wallet()
 
@@ -172,11 +179,12 @@ def wallet_withdraw(request: HttpRequest) -> HttpResponse:
             currency=data["currency"],
         )
     except DomainError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal_said(error))
     else:
         messages.success(
             request,
-            f"Withdrawal of {withdrawal.amount} {withdrawal.currency}: {withdrawal.status}.",
+            f"Withdrawal of {money_format(withdrawal.amount, withdrawal.currency)}: "
+            f"{withdrawal.status}.",
         )
     return _back_to_wallet()
 
@@ -191,9 +199,11 @@ def wallet_reload(request: HttpRequest) -> HttpResponse:
     try:
         reload = play_money_reload(user=request.user, key=key)  # type: ignore[arg-type]
     except DomainError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal_said(error))
     else:
-        messages.success(request, f"Play money reloaded: {reload.amount} CHIPS added.")
+        messages.success(
+            request, f"Play money reloaded: {money_format(reload.amount, PLAY_MONEY)} added."
+        )
     return _back_to_wallet()
 
 
@@ -207,7 +217,7 @@ def wallet_kyc(request: HttpRequest) -> HttpResponse:
     try:
         kyc_submit(user=request.user, note=form.cleaned_data["note"])  # type: ignore[arg-type]
     except DomainError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal_said(error))
     else:
         messages.success(request, "Your identity is pending review.")
     return _back_to_wallet()

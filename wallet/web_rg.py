@@ -2,14 +2,13 @@
 
 Thin: each page renders what a selector returns and posts its form to the one service
 the REST endpoint calls too, so the rules (and their refusals, shown in words) are the
-same. Amounts are entered and shown in major units (two decimals: the real currencies'
-minor unit is a hundredth); the services take integer minor units.
+same. Amounts are entered and shown in the currency's units (``wallet.amounts``); the
+services take integer minor units.
 """
 
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -23,7 +22,10 @@ from django.utils import timezone
 
 from core.errors import DomainError
 from wallet import responsible, selectors
+from wallet.amounts import money_format
+from wallet.forms import AmountForm
 from wallet.models import DepositLimit, Restriction
+from wallet.web_refusals import refusal_said
 
 PERIOD_LABELS = {p.value: p.label for p in DepositLimit.Period}
 TIME_OUT_CHOICES = [(24, "24 hours"), (48, "2 days"), (72, "3 days"), (168, "1 week"),
@@ -31,35 +33,16 @@ TIME_OUT_CHOICES = [(24, "24 hours"), (48, "2 days"), (72, "3 days"), (168, "1 w
 SELF_EXCLUSION_CHOICES = [(6, "6 months"), (12, "1 year"), (24, "2 years"), (60, "5 years")]
 
 
-def major(amount: int | None) -> str:
-    """Minor units as major units with two decimals (``1234`` -> ``"12.34"``)."""
-    if amount is None:
-        return ""
-    sign = "-" if amount < 0 else ""
-    return f"{sign}{abs(amount) // 100}.{abs(amount) % 100:02d}"
-
-
 def _when(value: Any) -> str:
     return f"{value:%Y-%m-%d %H:%M} UTC"
 
 
-class LimitForm(forms.Form):
-    currency = forms.ChoiceField()
+class LimitForm(AmountForm):
     period = forms.ChoiceField(choices=list(PERIOD_LABELS.items()))
-    amount = forms.DecimalField(
-        required=False, min_value=Decimal("0.01"), max_digits=15, decimal_places=2,
+    amount = forms.CharField(
+        required=False, max_length=32,
         help_text="Leave empty to remove the limit (after the waiting time).",
     )  # fmt: skip
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["currency"]
-        assert isinstance(field, forms.ChoiceField)
-        field.choices = [(c, c) for c in settings.WALLET_CURRENCIES if c != "CHIPS"]
-
-    def minor_amount(self) -> int | None:
-        value = self.cleaned_data["amount"]
-        return None if value is None else int(value * 100)
 
 
 class _StartForm(forms.Form):
@@ -88,10 +71,10 @@ def limits(request: HttpRequest) -> HttpResponse:
                 user=request.user,  # type: ignore[arg-type]
                 currency=form.cleaned_data["currency"],
                 period=form.cleaned_data["period"],
-                amount=form.minor_amount(),
+                amount=form.cleaned_data["amount"],
             )
         except DomainError as error:
-            form.add_error(None, error.message)
+            form.add_error(None, refusal_said(error))
         else:
             messages.success(request, _change_said(form, change))
             return HttpResponseRedirect(reverse("web-account-limits"))
@@ -99,9 +82,6 @@ def limits(request: HttpRequest) -> HttpResponse:
         {
             **row,
             "period_label": PERIOD_LABELS[row["period"]],
-            "limit_text": major(row["limit"]),
-            "used_text": major(row["used"]),
-            "remaining_text": major(row["remaining"]),
             "pending_text": _pending_said(row["pending"], row["currency"]),
         }
         for row in selectors.account_deposit_limits(user_id=request.user.pk)
@@ -114,9 +94,9 @@ def limits(request: HttpRequest) -> HttpResponse:
 
 
 def _change_said(form: LimitForm, change: responsible.LimitChange) -> str:
-    amount, currency = form.minor_amount(), form.cleaned_data["currency"]
+    amount, currency = form.cleaned_data["amount"], form.cleaned_data["currency"]
     period = PERIOD_LABELS[form.cleaned_data["period"]]
-    what = f"a limit of {major(amount)} {currency} per {period}" if amount else (
+    what = f"a limit of {money_format(amount, currency)} per {period}" if amount else (
         f"no limit per {period} in {currency}"
     )  # fmt: skip
     if change.immediate:
@@ -130,7 +110,7 @@ def _pending_said(pending: dict[str, Any] | None, currency: str) -> str:
     from_ = pending["from"].replace("T", " ")[:16] + " UTC"
     if pending["amount"] is None:
         return f"removed from {from_}"
-    return f"{major(pending['amount'])} {currency} from {from_}"
+    return f"{money_format(pending['amount'], currency)} from {from_}"
 
 
 @login_required(login_url="web-login")

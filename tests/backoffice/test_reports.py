@@ -14,13 +14,14 @@ import pytest
 from django.test import Client
 
 from backoffice.models import StaffAction
-from backoffice.reports import Period, money_format, payments_report, rake_report
+from backoffice.reports import Period, payments_report, rake_report
 from handhistory.models import HandSummary, PlayerHandResult
 from ledger.models import Transfer
 from poker.models import Hand
 from poker.services import table_sit
 from tests.poker.conftest import actor_for, fund, key, play_random_hands
 from tests.wallet.conftest import post
+from wallet.amounts import money_format
 from wallet.services import player_account, withdrawal_approve, withdrawal_reject
 
 pytestmark = pytest.mark.django_db

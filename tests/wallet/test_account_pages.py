@@ -93,9 +93,9 @@ def test_the_account_pages_send_anonymous_visitors_to_the_login(url):
 def test_the_wallet_page_shows_balances_transactions_deposits_and_withdrawals(web):
     page = web.get("/account/wallet/").content.decode()
     key = form_key(page, "deposit-form")
-    web.post("/account/wallet/deposit/", {"key": key, "amount": 5_000, "currency": "EUR"})
+    web.post("/account/wallet/deposit/", {"key": key, "amount": "50", "currency": "EUR"})
     key = form_key(web.get("/account/wallet/").content.decode(), "withdrawal-form")
-    web.post("/account/wallet/withdraw/", {"key": key, "amount": 1_200, "currency": "EUR"})
+    web.post("/account/wallet/withdraw/", {"key": key, "amount": "12", "currency": "EUR"})
     html = web.get("/account/wallet/").content.decode()
     assert (
         'data-testid="balance-EUR" data-balance="5000" data-held="1200" data-available="3800"'
@@ -107,6 +107,52 @@ def test_the_wallet_page_shows_balances_transactions_deposits_and_withdrawals(we
     assert 'data-code="withdrawal" data-amount="-1200"' in html
 
 
+def test_the_wallet_page_reads_in_the_currencys_units_never_minor_units(web, settings):
+    settings.WALLET_RELOAD_CHIPS = 100_000
+    web.post("/account/wallet/reload/", {"key": "r"})
+    web.post("/account/wallet/deposit/", {"key": "d", "amount": "1234.5", "currency": "EUR"})
+    web.post("/account/wallet/withdraw/", {"key": "w", "amount": "12", "currency": "EUR"})
+    html = web.get("/account/wallet/").content.decode()
+    row = html.split('data-testid="balance-EUR"', 1)[1].split("</tr>", 1)[0]
+    cells = re.findall(r'<td class="num">([^<]*)</td>', row)
+    assert cells == ["1,234.50", "12.00", "1,222.50"]
+    chips = html.split('data-testid="balance-CHIPS"', 1)[1].split("</tr>", 1)[0]
+    assert re.findall(r'<td class="num">([^<]*)</td>', chips)[0] == "100,000"
+    assert '<td class="num">+1,234.50</td>' in html and '<td class="num">-12.00</td>' in html
+    assert '<td class="num" data-amount="123450">1,234.50</td>' in html  # the deposits list
+    assert 'data-testid="deposit-unit">EUR<' in html
+    assert "minor units" not in html.lower()
+
+
+def test_a_deposit_typed_as_25_50_lands_2550_minor_units(web):
+    response = web.post(
+        "/account/wallet/deposit/", {"key": "d", "amount": "25.50", "currency": "EUR"},
+        follow=True,
+    )  # fmt: skip
+    assert Deposit.objects.get(user=web.user).amount == 2_550
+    assert balance(web.user, "EUR")["balance"] == 2_550
+    assert "Deposit of 25.50 EUR: confirmed." in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("25.505", "EUR amounts have at most 2 decimals: 25.505 is not a valid amount."),
+        ("-5", "Enter an amount above zero."),
+        ("0", "Enter an amount above zero."),
+        ("ten", "Enter an amount in EUR such as 25 or 25.50"),
+        ("25,50", "Enter an amount in EUR such as 25 or 25.50"),
+    ],
+)
+def test_a_bad_amount_is_refused_in_words_and_moves_nothing(web, typed, said):
+    response = web.post(
+        "/account/wallet/deposit/", {"key": "d", "amount": typed, "currency": "EUR"},
+        follow=True,
+    )  # fmt: skip
+    assert f"Amount: {said}" in response.content.decode()
+    assert not Deposit.objects.exists()
+
+
 def test_each_render_of_the_wallet_gives_the_forms_fresh_keys(web):
     first, second = (web.get("/account/wallet/").content.decode() for _ in range(2))
     assert form_key(first, "deposit-form") != form_key(second, "deposit-form")
@@ -115,7 +161,7 @@ def test_each_render_of_the_wallet_gives_the_forms_fresh_keys(web):
 
 def test_a_deposit_form_posted_twice_moves_money_once(web):
     key = form_key(web.get("/account/wallet/").content.decode(), "deposit-form")
-    body = {"key": key, "amount": 2_500, "currency": "EUR"}
+    body = {"key": key, "amount": "25", "currency": "EUR"}
     for _ in range(2):
         assert web.post("/account/wallet/deposit/", body).status_code == 302
     assert Deposit.objects.filter(user=web.user).count() == 1
@@ -123,25 +169,39 @@ def test_a_deposit_form_posted_twice_moves_money_once(web):
 
 
 def test_a_withdrawal_form_posted_twice_holds_once(web):
-    web.post("/account/wallet/deposit/", {"key": "d", "amount": 9_000, "currency": "EUR"})
-    body = {"key": "w", "amount": 3_000, "currency": "EUR"}
+    web.post("/account/wallet/deposit/", {"key": "d", "amount": "90", "currency": "EUR"})
+    body = {"key": "w", "amount": "30", "currency": "EUR"}
     for _ in range(2):
         assert web.post("/account/wallet/withdraw/", body).status_code == 302
     assert Withdrawal.objects.filter(user=web.user).count() == 1
     assert balance(web.user, "EUR")["held"] == 3_000
 
 
-def test_refusals_are_shown_in_the_services_words(web, settings):
+def test_refusals_are_shown_in_the_currencys_units(web, settings):
     settings.WALLET_WITHDRAWAL_MIN = 100
     response = web.post(
-        "/account/wallet/withdraw/", {"key": "w", "amount": 50, "currency": "EUR"}, follow=True
+        "/account/wallet/withdraw/", {"key": "w", "amount": "0.50", "currency": "EUR"}, follow=True
     )
-    assert "The minimum withdrawal is 100 minor units." in response.content.decode()
+    assert "The minimum withdrawal is 1.00 EUR." in response.content.decode()
     response = web.post(
-        "/account/wallet/withdraw/", {"key": "w2", "amount": 500, "currency": "EUR"}, follow=True
+        "/account/wallet/withdraw/", {"key": "w2", "amount": "5", "currency": "EUR"}, follow=True
     )
-    assert 'data-testid="message-error"' in response.content.decode()
+    assert "Insufficient funds: 0.00 EUR available, 5.00 EUR needed." in response.content.decode()
     assert not Withdrawal.objects.exists()
+
+
+def test_a_deposit_over_the_players_limit_is_refused_in_the_currencys_units(web):
+    from wallet.responsible import deposit_limit_set
+
+    deposit_limit_set(user=web.user, currency="EUR", period="day", amount=5_000)
+    web.post("/account/wallet/deposit/", {"key": "d1", "amount": "30", "currency": "EUR"})
+    response = web.post(
+        "/account/wallet/deposit/", {"key": "d2", "amount": "25", "currency": "EUR"}, follow=True
+    )
+    said = "Your deposit limit is 50.00 EUR per 24 hours; 30.00 EUR deposited in that time, "
+    assert f"{said}20.00 EUR left." in response.content.decode()
+    assert "minor units" not in response.content.decode()
+    assert balance(web.user, "EUR")["balance"] == 3_000
 
 
 def test_the_reload_button_tops_up_once_per_period(web, settings):
@@ -151,7 +211,7 @@ def test_the_reload_button_tops_up_once_per_period(web, settings):
     response = web.post(
         "/account/wallet/reload/", {"key": form_key(page, "reload-form")}, follow=True
     )
-    assert "Play money reloaded: 1000 CHIPS added." in response.content.decode()
+    assert "Play money reloaded: 1,000 CHIPS added." in response.content.decode()
     assert Transfer.objects.count() == before + 1
     settings.WALLET_RELOAD_CHIPS = 5_000
     page = response.content.decode()
@@ -176,7 +236,7 @@ def test_a_player_asks_for_identity_review_from_the_wallet(web):
 
 
 def test_the_history_page_shows_this_months_totals(web):
-    web.post("/account/wallet/deposit/", {"key": "d", "amount": 700, "currency": "EUR"})
+    web.post("/account/wallet/deposit/", {"key": "d", "amount": "7", "currency": "EUR"})
     response = web.get("/account/history/")
     assert response.status_code == 200
     this_month = response.context["months"][0]
@@ -193,3 +253,44 @@ def test_the_header_links_to_the_wallet_and_history_and_the_login_to_sign_up(web
     assert 'href="/account/wallet/"' in html and 'href="/account/history/"' in html
     assert 'href="/signup/"' in Client().get("/login/").content.decode()
     assert 'data-testid="nav-signup"' in Client().get("/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("limits", "posts", "said"),
+    [
+        (
+            {"WALLET_DEPOSIT_MAX": 10_000},
+            [("deposit", "100.01")],
+            "A deposit is at most 100.00 EUR.",
+        ),
+        (
+            {"WALLET_DEPOSIT_DAILY_MAX": 5_000},
+            [("deposit", "30"), ("deposit", "25")],
+            "Deposits are limited to 50.00 EUR per 24 hours; 30.00 EUR already deposited.",
+        ),
+        (
+            {"WALLET_WITHDRAWAL_DAILY_MAX": 5_000},
+            [("deposit", "100"), ("withdraw", "40"), ("withdraw", "20")],
+            "Withdrawals are limited to 50.00 EUR per 24 hours; 40.00 EUR already requested.",
+        ),
+        (
+            {"WALLET_KYC_WITHDRAWAL_THRESHOLD": 2_000},
+            [("deposit", "100"), ("withdraw", "30")],
+            "Withdrawals above 20.00 EUR need a verified identity (yours is unverified). "
+            "Ask for a review on your wallet page.",
+        ),
+        (
+            {"WALLET_RELOAD_CHIPS": 1_000},
+            [("reload", ""), ("reload", "")],
+            "You hold 1,000 CHIPS; a reload tops up to 1,000 CHIPS only.",
+        ),
+    ],
+)
+def test_each_money_refusal_is_said_in_the_currencys_units(web, settings, limits, posts, said):
+    for name, value in limits.items():
+        setattr(settings, name, value)
+    for n, (action, amount) in enumerate(posts):
+        body = {"key": f"k{n}", "amount": amount, "currency": "EUR"}
+        response = web.post(f"/account/wallet/{action}/", body, follow=True)
+    errors = re.findall(r'data-testid="message-error"[^>]*>([^<]*)<', response.content.decode())
+    assert errors == [said]

@@ -101,7 +101,7 @@ def test_a_withdrawal_above_the_threshold_is_refused_unless_verified_and_writes_
     assert response.status_code == 403
     body = response.json()
     assert body["code"] == "kyc_required"
-    assert body["extra"] == {"threshold": 100_000, "status": "unverified"}
+    assert body["extra"] == {"threshold": 100_000, "status": "unverified", "currency": "EUR"}
     assert Transfer.objects.count() == before
     assert not Withdrawal.objects.exists()
     assert balances(rich)["EUR"]["held"] == 0

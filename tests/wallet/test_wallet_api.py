@@ -204,7 +204,11 @@ def test_withdrawal_limits_minimum_and_daily_maximum(player, settings, transfer_
     count = transfer_count()
     response = post(player, WITHDRAWALS, {"amount": 1_001, "currency": "EUR"})
     assert response.status_code == 422 and response.json()["code"] == "withdrawal_daily_limit"
-    assert response.json()["extra"] == {"daily_max": 5_000, "requested_today": 4_000}
+    assert response.json()["extra"] == {
+        "daily_max": 5_000,
+        "requested_today": 4_000,
+        "currency": "EUR",
+    }
     assert transfer_count() == count
 
 

@@ -60,15 +60,19 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         page.screenshot(path=str(ARTIFACTS / "account-wallet-new.png"), full_page=True)
         _collect(page, violations)
 
-        # A sandbox deposit: confirmed at once, listed, and in the balance.
+        # A sandbox deposit, typed in euros: confirmed at once, listed, and in the balance.
         form = page.get_by_test_id("deposit-form")
-        form.get_by_test_id("deposit-amount").fill("2500")
+        form.locator("select[name=currency]").select_option("USD")
+        expect(form.get_by_test_id("deposit-unit")).to_have_text("USD")  # the label follows
         form.locator("select[name=currency]").select_option("EUR")
+        expect(form.get_by_test_id("deposit-unit")).to_have_text("EUR")
+        form.get_by_test_id("deposit-amount").fill("25")
         form.get_by_test_id("deposit-submit").click()
         expect(page.get_by_test_id("message-success")).to_have_text(
-            "Deposit of 2500 EUR: confirmed."
+            "Deposit of 25.00 EUR: confirmed."
         )
         expect(page.get_by_test_id("balance-EUR")).to_have_attribute("data-balance", "2500")
+        expect(page.get_by_test_id("balance-EUR").locator("td").nth(1)).to_have_text("25.00")
         expect(page.get_by_test_id("deposit-row").first).to_have_attribute(
             "data-status", "confirmed"
         )
@@ -76,22 +80,27 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
 
         # A second deposit would pass the day's limit: refused in words, nothing moves.
         form = page.get_by_test_id("deposit-form")
-        form.get_by_test_id("deposit-amount").fill("1000")
+        form.get_by_test_id("deposit-amount").fill("10")
         form.locator("select[name=currency]").select_option("EUR")
         form.get_by_test_id("deposit-submit").click()
-        expect(page.get_by_test_id("message-error")).to_contain_text("Your deposit limit is 3000")
+        expect(page.get_by_test_id("message-error")).to_have_text(
+            "Your deposit limit is 30.00 EUR per 24 hours; 25.00 EUR deposited in that time, "
+            "5.00 EUR left."
+        )
         expect(page.get_by_test_id("balance-EUR")).to_have_attribute("data-balance", "2500")
         page.screenshot(path=str(ARTIFACTS / "account-wallet-limit-hit.png"), full_page=True)
 
         # Reload play money: up to 150,000; a second reload is refused in words.
         page.get_by_test_id("reload-submit").click()
         expect(page.get_by_test_id("message-success")).to_have_text(
-            "Play money reloaded: 50000 CHIPS added."
+            "Play money reloaded: 50,000 CHIPS added."
         )
         expect(page.get_by_test_id("balance-CHIPS")).to_have_attribute("data-balance", "150000")
         page.screenshot(path=str(ARTIFACTS / "account-wallet-reload.png"), full_page=True)
         page.get_by_test_id("reload-submit").click()
-        expect(page.get_by_test_id("message-error")).to_contain_text("a reload tops up to 150000")
+        expect(page.get_by_test_id("message-error")).to_have_text(
+            "You hold 150,000 CHIPS; a reload tops up to 150,000 CHIPS only."
+        )
         _collect(page, violations)
 
         # The history: this month's totals and transactions.
@@ -115,14 +124,21 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         page.screenshot(path=str(ARTIFACTS / "account-history.png"), full_page=True)
         _collect(page, violations)
 
-        # Seated at a table, the page reminds the player of the session on the interval
-        # (the browser's clock is moved on an hour instead of waiting).
+        # Seated at a table (and at a euro one), the page reminds the player of each
+        # session on the interval, each net in its currency's units (the browser's clock is
+        # moved on an hour instead of waiting).
         carol = get_user_model().objects.get(username="carol")
         table = table_create(
             name="Reminder table", variant="NT", small_blind=50, big_blind=100,
             min_buy_in=2_000, max_buy_in=20_000, max_seats=6,
         )  # fmt: skip
         table_sit(table_id=table.pk, player_id=carol.pk, buy_in=10_000, key=key(),
+                  actor=actor_for(carol))  # fmt: skip
+        euro = table_create(
+            name="Euro table", variant="NT", small_blind=5, big_blind=10,
+            min_buy_in=200, max_buy_in=2_000, max_seats=6, currency="EUR",
+        )  # fmt: skip
+        table_sit(table_id=euro.pk, player_id=carol.pk, buy_in=2_000, key=key(),
                   actor=actor_for(carol))  # fmt: skip
         page.clock.install()
         page.goto(f"{base}/tables/{table.pk}/")
@@ -131,9 +147,10 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         page.wait_for_load_state("networkidle")
         page.clock.fast_forward(60 * 60 * 1000)
         expect(reminder).to_be_visible()
-        expect(page.get_by_test_id("session-reminder-text")).to_have_text(
-            re.compile(r"Reality check: \d+ min played, net result 0 CHIPS\.")
-        )
+        said = page.get_by_test_id("session-reminder-text")
+        expect(said).to_have_text(re.compile(r"^Reality check: \d+ min played, .*\.$"))
+        expect(said).to_contain_text("net result 0 CHIPS")
+        expect(said).to_contain_text("net result 0.00 EUR")
         page.screenshot(path=str(ARTIFACTS / "table-session-reminder.png"))
         page.get_by_test_id("session-reminder-dismiss").click()
         expect(reminder).to_be_hidden()

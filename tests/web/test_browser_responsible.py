@@ -57,7 +57,10 @@ def test_a_player_limits_deposits_then_takes_a_time_out_and_is_refused_a_seat(
         page.wait_for_url(f"{base}/account/limits/")
 
         # 1. A daily limit of 50.00 EUR: it holds at once.
+        page.get_by_test_id("limit-currency").select_option("USD")
+        expect(page.get_by_test_id("limit-unit")).to_have_text("USD")  # the label follows
         page.get_by_test_id("limit-currency").select_option("EUR")
+        expect(page.get_by_test_id("limit-unit")).to_have_text("EUR")
         page.get_by_test_id("limit-period").select_option("day")
         page.get_by_test_id("limit-amount").fill("50.00")
         page.get_by_test_id("limit-submit").click()

@@ -47,8 +47,9 @@ def test_a_limit_set_on_the_page_holds_now_and_a_raise_shows_when(web, settings)
 @pytest.mark.parametrize(
     ("body", "said"),
     [
-        ({"currency": "EUR", "period": "day", "amount": "-1"}, "greater than or equal to 0.01"),
-        ({"currency": "EUR", "period": "day", "amount": "ten"}, "Enter a number"),
+        ({"currency": "EUR", "period": "day", "amount": "-1"}, "Enter an amount above zero."),
+        ({"currency": "EUR", "period": "day", "amount": "ten"}, "Enter an amount in EUR such as"),
+        ({"currency": "EUR", "period": "day", "amount": "5.001"}, "at most 2 decimals"),
         ({"currency": "EUR", "period": "year", "amount": "10"}, "Select a valid choice"),
         ({"currency": "CHIPS", "period": "day", "amount": "10"}, "Select a valid choice"),
     ],
@@ -58,6 +59,13 @@ def test_bad_limit_input_is_shown_in_words_and_nothing_is_written(web, body, sai
     assert response.status_code == 200
     assert said in response.content.decode()
     assert not DepositLimit.objects.exists()
+
+
+def test_a_bad_limit_amount_is_said_with_the_fields_name(web):
+    response = web.post(
+        reverse("web-account-limits"), {"currency": "EUR", "period": "day", "amount": "0"}
+    )
+    assert "<div>Amount: Enter an amount above zero.</div>" in response.content.decode()
 
 
 def test_a_time_out_taken_on_the_page_is_shown_with_its_end(web):

@@ -1,0 +1,96 @@
+"""Money as people read and type it: in the currency's units, never in minor units.
+
+The ledger, the services and the API speak integer minor units; a page speaks the
+currency's units ("25.50 EUR", "1,500 CHIPS"). This module is the one place that converts,
+both ways: ``money_format`` for what a page shows (and its template filters in
+``wallet/templatetags/money.py``), ``money_parse`` for what a player types.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+from ledger.posting import MAX_AMOUNT
+
+#: Play money: counted one chip at a time (its minor unit is its unit).
+PLAY_MONEY: Final = "CHIPS"
+#: Digits after the point of a real currency's unit: the ledger keeps them in cents.
+REAL_DECIMALS: Final = 2
+
+# Digits only (ASCII: no other script's digits), an optional point and decimals.
+_TYPED = re.compile(r"(?=\.?[0-9])([0-9]*)(?:\.([0-9]*))?", re.ASCII)
+
+
+def currency_decimals(currency: str) -> int:
+    """How many digits follow the point in ``currency``'s unit (its minor unit's power)."""
+    return 0 if currency == PLAY_MONEY else REAL_DECIMALS
+
+
+def _scale(decimals: int) -> int:
+    """Minor units in one unit: ``10**decimals`` (an int: ``decimals`` is never negative)."""
+    return int(10**decimals)
+
+
+def currency_decimals_all() -> dict[str, int]:
+    """``currency_decimals`` of every enabled currency (for the pages' scripts)."""
+    return {c: currency_decimals(c) for c in settings.WALLET_CURRENCIES}
+
+
+def money_format(amount: int, currency: str, *, code: bool = True, plus: bool = False) -> str:
+    """Minor units as people read them: thousands separated, play chips whole, money with
+    its decimals; ``code`` adds the currency, ``plus`` a "+" before a gain.
+
+    >>> money_format(123456, "EUR"), money_format(-5, "USD"), money_format(1500, "CHIPS")
+    ('1,234.56 EUR', '-0.05 USD', '1,500 CHIPS')
+    >>> money_format(2550, "EUR", code=False, plus=True)
+    '+25.50'
+    """
+    decimals = currency_decimals(currency)
+    sign = "-" if amount < 0 else "+" if plus and amount > 0 else ""
+    whole, fraction = divmod(abs(amount), _scale(decimals))
+    text = f"{sign}{whole:,}" + (f".{fraction:0{decimals}d}" if decimals else "")
+    return f"{text} {currency}" if code else text
+
+
+def money_parse(text: str, currency: str) -> int:
+    """An amount a player typed in ``currency``'s units ("25", "25.5", "25.50"; play
+    chips whole) as minor units (2550). Refuses, with a ``ValidationError`` saying what
+    to type instead: junk, a negative amount, zero, more decimals than the currency has,
+    and an amount beyond what the ledger holds.
+
+    >>> money_parse(" 25.5 ", "EUR"), money_parse("1500", "CHIPS")
+    (2550, 1500)
+    """
+    decimals = currency_decimals(currency)
+    example = "1500" if decimals == 0 else "25 or 25.50"
+    typed = text.strip()
+    match = _TYPED.fullmatch(typed.removeprefix("-"))
+    if match is None:
+        raise ValidationError(
+            f"Enter an amount in {currency} such as {example} (digits, and a point before "
+            "the decimals).",
+            code="amount_not_a_number",
+        )
+    whole, fraction = match.group(1), match.group(2) or ""
+    if len(fraction) > decimals:
+        said = f"{currency} are counted whole" if decimals == 0 else (
+            f"{currency} amounts have at most {decimals} decimals"
+        )  # fmt: skip
+        raise ValidationError(f"{said}: {typed} is not a valid amount.", code="amount_decimals")
+    # Counted before int(): Python refuses to read an integer of thousands of digits.
+    too_large = len(whole.lstrip("0")) > len(str(MAX_AMOUNT))
+    minor = 0 if too_large else (
+        int(whole or "0") * _scale(decimals) + int(fraction.ljust(decimals, "0") or "0")
+    )  # fmt: skip
+    if typed.startswith("-") or (minor == 0 and not too_large):
+        raise ValidationError("Enter an amount above zero.", code="amount_not_positive")
+    if too_large or minor > MAX_AMOUNT:
+        raise ValidationError(
+            f"{typed[:24]}{'...' if len(typed) > 24 else ''} {currency} is more than can be held.",
+            code="amount_too_large",
+        )
+    return minor
