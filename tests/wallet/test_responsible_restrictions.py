@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from backoffice.models import StaffAction
-from core.errors import InvalidRequest
+from core.errors import Forbidden, InvalidRequest
 from ledger.audit import ledger_audit
 from ledger.models import Account, AccountKind, Transfer
 from poker import money
@@ -154,12 +154,12 @@ def test_a_player_in_the_running_hand_plays_it_out_and_is_cashed_out_at_its_end(
 def test_a_self_exclusion_cannot_be_lifted_by_the_player_nor_by_staff_before_its_end(
     make_user,
 ):
-    user, staff = make_user(), make_user(staff=True)
+    user, staff = make_user(), make_user(role="risk")
     exclusion = self_exclusion_start(user=user, months=6, restriction_id=uuid.uuid4())
     assert exclusion.ends_at >= timezone.now() + timedelta(days=180)
-    with pytest.raises(InvalidRequest) as by_player:
+    with pytest.raises(Forbidden) as by_player:
         restriction_lift(restriction_id=exclusion.pk, reason="I want to play", by=user)
-    assert by_player.value.code == "permission_denied"
+    assert (by_player.value.code, by_player.value.status) == ("permission_denied", 403)
     with pytest.raises(RestrictionMinimumTerm):
         restriction_lift(restriction_id=exclusion.pk, reason="asked", by=staff)
     assert not StaffAction.objects.exists()
