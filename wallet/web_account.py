@@ -88,10 +88,37 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "wallet/signup.html", {"form": form}, status=400)
 
 
+#: What a transfer's code means to the player whose money it moved.
+TRANSFER_WORDS = {
+    "signup_grant": "Sign-up chips",
+    "play_money_reload": "Play money reload",
+    "deposit": "Deposit",
+    "withdrawal": "Withdrawal",
+    "withdrawal_rejected": "Withdrawal rejected (money back)",
+    "buy_in": "Table buy-in",
+    "cash_out": "Table cash-out",
+    "adjustment": "Correction by support",
+    "correction": "Correction by support",
+}
+#: A transfer's status said to a player (a pending withdrawal's money is held).
+STATUS_WORDS = {
+    "posted": "done",
+    "posted_from_pending": "done",
+    "pending": "held",
+    "voided": "cancelled",
+}
+
+
 def _signed_rows(transfers: Any, own: set[int]) -> list[dict[str, Any]]:
-    """Transfers as the player sees them: money in positive, money out negative."""
+    """Transfers as the player sees them: money in positive, money out negative, what
+    and status in words."""
     return [
-        {"transfer": t, "amount": t.amount if t.credit_account_id in own else -t.amount}
+        {
+            "transfer": t,
+            "amount": t.amount if t.credit_account_id in own else -t.amount,
+            "what": TRANSFER_WORDS.get(t.code, t.code.replace("_", " ").capitalize()),
+            "status": STATUS_WORDS.get(t.status, t.status),
+        }
         for t in transfers
     ]
 

@@ -48,6 +48,9 @@ def test_sign_up_creates_the_player_with_chips_logs_in_and_offers_deposit_limits
     assert page.status_code == 200
     assert page.context["user"].get_username() == "newbie"
     assert 'data-testid="balance-CHIPS" data-balance="50000"' in page.content.decode()
+    # The grant in the player's words, not the ledger's code.
+    row = page.content.decode().split('data-code="signup_grant"', 1)[1].split("</tr>", 1)[0]
+    assert "<td>Sign-up chips</td>" in row and "<td>done</td>" in row
 
 
 @pytest.mark.parametrize(
