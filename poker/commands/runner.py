@@ -1,0 +1,298 @@
+"""The command runner: the envelope every table command runs in.
+
+A command is a ``body`` (what it does to the table's working set, :class:`Ctx`) run by
+:func:`run_command`, which owns everything around it: idempotency by the client's key
+(the outcome is stored as a ``TableCommand`` in the same transaction as its effects, and
+the same key again returns it), the table's lock, the version bump, the commit and the
+broadcast after it. The rows move in ``poker.table_io``; the rules are the bodies'
+(``poker.commands.*``, ``poker.dealer``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from core.broadcast import broadcast_table
+from core.db import on_postgres
+from core.errors import Conflict, DomainError, InvalidRequest, NotFound
+from handhistory.store import GENESIS, Actor, NewEvent, chain
+from poker import table_events, table_io
+from poker.engine.errors import EngineError
+from poker.engine.state import HandState
+from poker.hands import remember
+from poker.models import Hand, Seat, Table, TableCommand
+from poker.selectors import public_view
+
+
+class TableError(DomainError):
+    status = 422
+    default_code = "table_error"
+
+
+class StaleVersion(Conflict):
+    default_code = "stale_version"
+
+
+class KeyReused(Conflict):
+    default_code = "idempotency_key_reused"
+
+    @classmethod
+    def of(cls, key: str | None) -> KeyReused:
+        return cls(f"Key {key!r} was already used for a different command.", key=key)
+
+
+class _Overtaken(Exception):
+    """The working set a command started from without the lock is no longer current:
+    another command committed since. Never leaves ``run_command``."""
+
+
+@dataclass
+class Ctx:
+    """One command's working set, inside the table lock (see ``poker.table_io``)."""
+
+    table: Table
+    actor: Actor
+    seat_map: dict[int, Seat]
+    #: (last seq, last hash) per stream, kept current as events are appended.
+    heads: dict[str, tuple[int, str]]
+    hand: Hand | None = None
+    state: HandState | None = None
+    broadcasts: list[dict[str, Any]] = field(default_factory=list)
+    #: Chained event rows not yet inserted (``write`` or ``flush`` inserts them).
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    #: Hands whose row changed (a turn's clock, a hand's end), written with the command.
+    changed_hands: dict[int, Hand] = field(default_factory=dict)
+    #: Seats whose row changed (state, big-blind wait, timeouts, time bank), likewise.
+    changed_seats: dict[int, Seat] = field(default_factory=dict)
+    #: The running hand's event payloads so far, in order, when this process has them
+    #: all (the projection of a finished hand is then computed without reading them back).
+    hand_payloads: list[dict[str, Any]] | None = None
+    #: Money moved in this command: the seats' stake balances must be read again.
+    balances_stale: bool = False
+    #: While the command runs on a working set taken without the table lock: the scope
+    #: that ``lock`` enters the transaction in. None under the lock.
+    unlocked: ExitStack | None = None
+    #: The table version the working set was taken at.
+    base_version: int = 0
+
+    @classmethod
+    def of(cls, actor: Actor, working: table_io.Working, unlocked: ExitStack | None = None) -> Ctx:
+        # The heads are copied: a stale working set must chain onto its own old heads,
+        # which the unique (stream, seq) then refuses, never onto current ones.
+        return cls(table=working.table, actor=actor, seat_map=working.seats,
+                   heads=dict(working.heads), hand=working.hand, state=working.state,
+                   hand_payloads=working.hand_payloads, unlocked=unlocked,
+                   base_version=working.table.version)  # fmt: skip
+
+    def lock(self) -> None:
+        """Takes the table lock now, if the command started without it: before anything
+        it does needs the database (the ledger, a new hand). The locked row must still
+        be at the version the working set was taken at, else ``_Overtaken``."""
+        scope, self.unlocked = self.unlocked, None
+        if scope is None:
+            return
+        scope.enter_context(transaction.atomic(durable=True))
+        if not table_io.relock(self.table, self.base_version):
+            raise _Overtaken
+
+    def lock_first(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        """A Django execute wrapper: any ORM query of an unlocked command locks first."""
+        self.lock()
+        return execute(sql, params, many, context)
+
+    def seats(self) -> dict[int, Seat]:
+        """Seats by number, with current stake balances."""
+        if self.balances_stale:
+            table_io.refresh_balances(list(self.seat_map.values()))
+            self.balances_stale = False
+        return self.seat_map
+
+    def seat_changed(self, seat: Seat) -> None:
+        """Marks ``seat``'s row to be written with the command."""
+        self.changed_seats[seat.pk] = seat
+
+    def seat_of_player(self, player_id: int) -> Seat | None:
+        return next((s for s in self.seat_map.values() if s.player_id == player_id), None)
+
+    def append(self, stream: str, events: list[NewEvent], actor: Actor) -> None:
+        rows = chain(stream=stream, events=events, actor=actor, recorded_at=timezone.now(),
+                     head=self.heads.get(stream, (0, GENESIS)))  # fmt: skip
+        self.heads[stream] = (rows[-1]["seq"], rows[-1]["hash"])
+        self.pending.extend(rows)
+        if self.hand is not None and stream == self.hand.stream and self.hand_payloads is not None:
+            self.hand_payloads.extend(e.payload for e in events)
+
+    def flush(self) -> None:
+        """Inserts the pending events now, for what reads them back in this command."""
+        self.lock()
+        table_io.insert_events(self.pending)
+        self.pending = []
+
+    def working(self) -> table_io.Working:
+        """What the table's next command starts from."""
+        hand = (
+            self.hand
+            if self.hand is not None and self.hand.pk == self.table.current_hand_id
+            else None
+        )
+        streams = [self.table.stream] + ([hand.stream] if hand is not None else [])
+        return table_io.Working(
+            table=self.table, seats=self.seats(), hand=hand,
+            state=self.state if hand is not None else None,
+            heads={stream: self.heads.get(stream, (0, GENESIS)) for stream in streams},
+            hand_payloads=self.hand_payloads if hand is not None else None,
+        )  # fmt: skip
+
+
+def request_hash(command: str, request: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps([command, request], sort_keys=True).encode()).hexdigest()
+
+
+def run_command(
+    *,
+    table_id: int,
+    player_id: int | None,
+    key: str | None,
+    command: str,
+    request: dict[str, Any],
+    actor: Actor,
+    body: Callable[[Ctx], dict[str, Any] | None],
+    unlocked: bool = False,
+) -> dict[str, Any]:
+    """The envelope of every table command (see the module docstring). A body returning
+    None did nothing (e.g. a stale timeout): no version bump, no broadcast, no record.
+
+    ``unlocked`` (the players' actions, the hot path) first tries the command on this
+    process's working set without taking the table lock (``table_io``): it commits only
+    if the table is still at that set's version. Any failure there -- overtaken, or an
+    error that a stale copy could have caused -- is answered by the locked path instead.
+    """
+    if player_id is not None and not key:
+        raise InvalidRequest("Every table command needs a client key.", code="key_required")
+    if key is not None and (not isinstance(key, str) or len(key) > 128):
+        raise InvalidRequest(
+            "The client key must be a string of 1-128 characters.", code="invalid_key"
+        )
+    digest = request_hash(command, request)
+    attempt = partial(_execute, table_id=table_id, player_id=player_id, key=key,
+                      command=command, digest=digest, actor=actor, body=body)  # fmt: skip
+    if unlocked and on_postgres():
+        working = table_io.take_unlocked(table_id)
+        if working is not None:
+            try:
+                return attempt(working=working)
+            except (_Overtaken, IntegrityError, DomainError, EngineError):
+                pass
+    try:
+        return attempt(working=None)
+    except (IntegrityError, DomainError, EngineError):
+        # The key was looked up by the statement that waited for the lock, so a duplicate
+        # that committed meanwhile was not seen: this one then failed on the key's unique
+        # index or on the rules (already seated...). The command stored under the key is
+        # the answer: its outcome if it is this command, else the 409 that the same key
+        # sent after it gets (the failure was only a symptom of losing the race).
+        stored = (
+            TableCommand.objects.filter(player_id=player_id, key=key).first()
+            if player_id is not None and key
+            else None
+        )
+        if stored is None:
+            raise
+        if stored.request_hash != digest or stored.table_id != table_id:
+            raise KeyReused.of(key) from None
+        return {**stored.result, "replayed": True}
+
+
+def _execute(
+    *,
+    table_id: int,
+    player_id: int | None,
+    key: str | None,
+    command: str,
+    digest: str,
+    actor: Actor,
+    body: Callable[[Ctx], dict[str, Any] | None],
+    working: table_io.Working | None,
+) -> dict[str, Any]:
+    """One try of a command: under the table lock from the start (``working`` None), or
+    on ``working`` taken without it (see ``run_command``)."""
+    with ExitStack() as scope:
+        if working is None:
+            scope.enter_context(transaction.atomic(durable=True))
+            locked, done = table_io.lock(table_id, player_id, key)
+            if locked is None:
+                raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
+            if done is not None:
+                if done.request_hash != digest or done.table_id != locked.pk:
+                    raise KeyReused.of(key)
+                return {**done.result, "replayed": True}
+            ctx = Ctx.of(actor, table_io.take(locked))
+        else:
+            ctx = Ctx.of(actor, working, unlocked=scope)
+            scope.enter_context(connection.execute_wrapper(ctx.lock_first))
+        table = ctx.table
+        outcome = body(ctx)
+        after = ctx.working()
+        if outcome is None:
+            if ctx.unlocked is not None:  # "nothing to do" holds only for a current table
+                raise _Overtaken
+            # Nothing changed, so nothing is written (events, hands and seats are
+            # only ever written with a new version).
+            assert not (ctx.pending or ctx.changed_hands or ctx.changed_seats)
+            result = {"noop": True, "version": table.version}
+        else:
+            table.version += 1
+            result = {**outcome, "version": table.version}
+            update = {
+                "type": "update",
+                # The update log's rows say their shape (poker.table_events); off the wire.
+                "schema": table_events.VERSION,
+                "version": table.version,
+                "events": ctx.broadcasts,
+                "public": public_view(table=table, hand=ctx.hand, state=ctx.state,
+                                      seats=list(ctx.seats().values())),
+            }  # fmt: skip
+            record = (
+                table_io.Record(player_id, key, command, digest, result)
+                if player_id is not None and key
+                else None
+            )
+            if not table_io.write(table, events=ctx.pending, hands=list(ctx.changed_hands.values()),
+                                  seats=list(ctx.changed_seats.values()), record=record,
+                                  update=update):  # fmt: skip
+                raise _Overtaken
+            basis = table_io.Published(
+                version=table.version, public=update["public"], state=after.state,
+                player_ids=tuple(after.hand.player_ids) if after.hand else (),
+            )  # fmt: skip
+            # Readers of this process see the version before its broadcast arrives. (An
+            # unlocked command's write committed by itself: these run at once.)
+            transaction.on_commit(lambda: table_io.publish(table.pk, basis))
+            broadcast_table(table.pk, update)
+    table_io.keep(after)
+    if after.hand is not None and after.state is not None:
+        remember(after.hand.pk, after.heads[after.hand.stream][1], after.state)
+    return result
+
+
+def table_event(ctx: Ctx, type_: str, payload: dict[str, Any]) -> None:
+    """Appends a table event (stored as it goes on the wire: poker.table_events)."""
+    ctx.append(
+        ctx.table.stream, [NewEvent(type=type_, version=table_events.VERSION, payload=payload)],
+        ctx.actor,
+    )  # fmt: skip
+    ctx.broadcasts.append({"kind": "table", "event": {"type": type_, **payload}})
+
+
+def who(seat: Seat) -> dict[str, Any]:
+    """The person at ``seat`` as table events name them (never as ``player``)."""
+    return table_events.person(seat.player_id, seat.player.get_username())
