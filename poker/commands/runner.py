@@ -6,6 +6,23 @@ A command is a ``body`` (what it does to the table's working set, :class:`Ctx`) 
 the same key again returns it), the table's lock, the version bump, the commit and the
 broadcast after it. The rows move in ``poker.table_io``; the rules are the bodies'
 (``poker.commands.*``, ``poker.dealer``).
+
+Two locking strategies run a body:
+
+- **Locked** (every command): one durable transaction that starts by taking the table's
+  row lock (and looking up the key in the same statement), so two commands for one
+  table never interleave while different tables run in parallel.
+- **Warm** (opt-in, ``unlocked=True``: the players' actions, the hot path): the body runs
+  on this process's working set of the table, taken out of the cache without the lock.
+  Its contract: (1) before anything the body does needs the database -- the ledger, a
+  new hand, any ORM query, caught by a database hook -- it takes the lock and proves the
+  row still at the copy's version (``Ctx.lock``); (2) otherwise its write commits only if
+  the table is still at that version; (3) a copy found stale in either way (or by a
+  duplicate event sequence number) is *overtaken*, and only then does the command run
+  again, under the lock; (4) a refusal is decided once: the body's refusal is proven
+  current by the same lock and stands -- it never runs the body again; (5) "nothing to
+  do" is answered only from the locked table, since it writes nothing a stale copy could
+  be caught by.
 """
 
 from __future__ import annotations
@@ -52,12 +69,15 @@ class KeyReused(Conflict):
 
 class _Overtaken(Exception):
     """The working set a command started from without the lock is no longer current:
-    another command committed since. Never leaves ``run_command``."""
+    another command committed since. The only reason a command runs twice; never leaves
+    ``run_command``."""
 
 
 @dataclass
 class Ctx:
-    """One command's working set, inside the table lock (see ``poker.table_io``)."""
+    """One command's working set: taken under the table's lock, or (the warm strategy, see
+    the module docstring) a copy taken without it, until ``lock`` takes the lock and proves
+    the copy current. The rows behind it move in ``poker.table_io``."""
 
     table: Table
     actor: Actor
@@ -171,10 +191,8 @@ def run_command(
     """The envelope of every table command (see the module docstring). A body returning
     None did nothing (e.g. a stale timeout): no version bump, no broadcast, no record.
 
-    ``unlocked`` (the players' actions, the hot path) first tries the command on this
-    process's working set without taking the table lock (``table_io``): it commits only
-    if the table is still at that set's version. Any failure there -- overtaken, or an
-    error that a stale copy could have caused -- is answered by the locked path instead.
+    ``unlocked`` opts into the warm strategy when this process holds the table's working
+    set: the locked path runs the command only when that copy was overtaken.
     """
     if player_id is not None and not key:
         raise InvalidRequest("Every table command needs a client key.", code="key_required")
@@ -190,26 +208,39 @@ def run_command(
         if working is not None:
             try:
                 return attempt(working=working)
-            except (_Overtaken, IntegrityError, DomainError, EngineError):
-                pass
+            except (_Overtaken, IntegrityError):
+                pass  # the copy was stale: the command runs again, under the lock
+            except (DomainError, EngineError) as refusal:
+                # Refused on a copy proven current: decided. The warm path never looked
+                # the key up, so a key already used answers as it would under the lock.
+                return _stored_outcome(player_id=player_id, key=key, table_id=table_id,
+                                       digest=digest, failure=refusal)  # fmt: skip
     try:
         return attempt(working=None)
-    except (IntegrityError, DomainError, EngineError):
+    except (IntegrityError, DomainError, EngineError) as failure:
         # The key was looked up by the statement that waited for the lock, so a duplicate
         # that committed meanwhile was not seen: this one then failed on the key's unique
         # index or on the rules (already seated...). The command stored under the key is
-        # the answer: its outcome if it is this command, else the 409 that the same key
-        # sent after it gets (the failure was only a symptom of losing the race).
-        stored = (
-            TableCommand.objects.filter(player_id=player_id, key=key).first()
-            if player_id is not None and key
-            else None
-        )
-        if stored is None:
-            raise
-        if stored.request_hash != digest or stored.table_id != table_id:
-            raise KeyReused.of(key) from None
-        return {**stored.result, "replayed": True}
+        # the answer (the failure was only a symptom of losing the race).
+        return _stored_outcome(player_id=player_id, key=key, table_id=table_id,
+                               digest=digest, failure=failure)  # fmt: skip
+
+
+def _stored_outcome(*, player_id: int | None, key: str | None, table_id: int, digest: str,
+                    failure: Exception) -> dict[str, Any]:  # fmt: skip
+    """The answer of the command stored under the client's key: its outcome if it is this
+    command, else the 409 that the same key sent for another command gets; ``failure``
+    when none is stored."""
+    stored = (
+        TableCommand.objects.filter(player_id=player_id, key=key).first()
+        if player_id is not None and key
+        else None
+    )
+    if stored is None:
+        raise failure
+    if stored.request_hash != digest or stored.table_id != table_id:
+        raise KeyReused.of(key) from None
+    return {**stored.result, "replayed": True}
 
 
 def _execute(
@@ -240,7 +271,13 @@ def _execute(
             ctx = Ctx.of(actor, working, unlocked=scope)
             scope.enter_context(connection.execute_wrapper(ctx.lock_first))
         table = ctx.table
-        outcome = body(ctx)
+        try:
+            outcome = body(ctx)
+        except (DomainError, EngineError):
+            # A refusal on a warm copy stands only if the copy is current: proven by the
+            # lock at its version, else _Overtaken (no-op under the lock already held).
+            ctx.lock()
+            raise
         after = ctx.working()
         if outcome is None:
             if ctx.unlocked is not None:  # "nothing to do" holds only for a current table
