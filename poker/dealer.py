@@ -9,9 +9,9 @@ decisions of the game itself are the engine's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from django.conf import settings
 from django.utils import timezone
@@ -125,21 +125,35 @@ def _lineup_from(table: Table, candidates: dict[int, Seat]) -> tuple[int, list[S
     return button, [candidates[n] for n in numbers[k + 1 :] + numbers[: k + 1]]
 
 
+class _Posted(NamedTuple):
+    blinds_or_straddles: tuple[int, ...]
+
+
+def in_engine_order(posted: Sequence[int]) -> tuple[int, ...]:
+    """The forced-bet tuple with which the engine has its player ``i`` post ``posted[i]``.
+
+    How a tuple is read is the engine's rule (``HandConfig.forced_blind``: PHH reverses
+    two-player tuples); read through it here, never restated. The reading maps each player
+    to itself or to the other of two, so reading the amounts gives the tuple back."""
+    probe = cast(HandConfig, _Posted(tuple(posted)))
+    return tuple(HandConfig.forced_blind(probe, i) for i in range(len(posted)))
+
+
 def _forced_bets(table: Table, n: int) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
-    """(blinds_or_straddles, antes, ante_trimming) in the engine's PHH order."""
+    """(blinds_or_straddles, antes, ante_trimming) for the engine. Player 0 sits left of
+    the button, which is last; heads-up the button posts the small blind."""
+    small, big = (0, 1) if n > 2 else (1, 0)
     blinds = [0] * n
-    blinds[0], blinds[1] = table.small_blind, table.big_blind
+    blinds[small], blinds[big] = table.small_blind, table.big_blind
     if table.button_blind and n > 2:
         blinds[n - 1] = table.button_blind
     antes = [table.ante] * n
     trimming = True
     if table.big_blind_ante and table.ante:
         antes = [0] * n
-        antes[1 if n > 2 else 0] = table.ante * n
+        antes[big] = table.ante * n
         trimming = False
-    if n == 2:  # PHH reads heads-up tuples reversed: the button posts the small blind
-        antes = antes[::-1]
-    return tuple(blinds), tuple(antes), trimming
+    return in_engine_order(blinds), in_engine_order(antes), trimming
 
 
 def deal_if_due(ctx: Ctx) -> None:

@@ -8,14 +8,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
-from core.errors import DomainError, InvalidRequest
+from core.errors import DomainError
 from handhistory.store import Actor
 from poker import table_events
+from poker.commands import inputs
 from poker.commands.runner import Ctx, run_command, table_event
 from poker.dealer import dealing
-
-CHAT_MAX_LENGTH = 200
-
 
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per player and table
 
@@ -29,12 +27,7 @@ def table_chat(
     *, table_id: int, player_id: int, text: object, key: str, actor: Actor
 ) -> dict[str, Any]:
     """Posts a chat line to the table stream (plain text; clients escape it)."""
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidRequest("Chat text must be a non-empty string.", code="invalid_chat")
-    clean = " ".join(text.split())
-    if len(clean) > CHAT_MAX_LENGTH:
-        raise InvalidRequest(f"Chat lines are at most {CHAT_MAX_LENGTH} characters.", code="chat_too_long",
-                             max=CHAT_MAX_LENGTH)  # fmt: skip
+    clean = inputs.chat_line(text)
     limit, window = CHAT_RATE
 
     def body(ctx: Ctx) -> dict[str, Any]:

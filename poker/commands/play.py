@@ -7,9 +7,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from core.errors import InvalidRequest
 from handhistory.store import SYSTEM, Actor
 from poker import table_events
+from poker.commands import inputs
 from poker.commands.runner import Ctx, StaleVersion, TableError, run_command, table_event, who
 from poker.dealer import (
     TIMEOUTS_BEFORE_SIT_OUT,
@@ -26,24 +26,11 @@ from poker.engine.errors import EngineError
 from poker.engine.game import act
 from poker.models import Hand, Seat, Table
 
-ACTIONS = ("fold", "check", "call", "bet", "raise")
-
 
 def table_act(*, table_id: int, player_id: int, action: object, amount: object = None,
               version: object = None, key: str, actor: Actor) -> dict[str, Any]:  # fmt: skip
     """A betting decision by the player whose turn it is."""
-    # Wrong whatever the table's state: refused before the command takes the table.
-    if version is not None and type(version) is not int:
-        raise InvalidRequest(
-            f"version must be an integer, got {version!r}.", code="invalid_version"
-        )
-    if action not in ACTIONS:
-        raise InvalidRequest(f"Unknown action {action!r}; expected one of {', '.join(ACTIONS)}.",
-                             code="unknown_action")  # fmt: skip
-    if amount is not None and (type(amount) is not int or amount < 0 or amount >= 2**63):
-        raise InvalidRequest(
-            f"amount must be a non-negative integer, got {amount!r}.", code="invalid_amount"
-        )
+    inputs.act_request(action=action, amount=amount, version=version)
 
     def body(ctx: Ctx) -> dict[str, Any]:
         if version is not None and version != ctx.table.version:

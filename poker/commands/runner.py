@@ -40,9 +40,10 @@ from django.utils import timezone
 
 from core.broadcast import broadcast_table
 from core.db import on_postgres
-from core.errors import Conflict, DomainError, InvalidRequest, NotFound
+from core.errors import Conflict, DomainError, NotFound
 from handhistory.store import GENESIS, Actor, NewEvent, chain
 from poker import table_events, table_io
+from poker.commands import inputs
 from poker.engine.errors import EngineError
 from poker.engine.state import HandState
 from poker.hands import remember
@@ -194,12 +195,7 @@ def run_command(
     ``unlocked`` opts into the warm strategy when this process holds the table's working
     set: the locked path runs the command only when that copy was overtaken.
     """
-    if player_id is not None and not key:
-        raise InvalidRequest("Every table command needs a client key.", code="key_required")
-    if key is not None and (not isinstance(key, str) or len(key) > 128):
-        raise InvalidRequest(
-            "The client key must be a string of 1-128 characters.", code="invalid_key"
-        )
+    inputs.client_key(player_id=player_id, key=key)
     digest = request_hash(command, request)
     attempt = partial(_execute, table_id=table_id, player_id=player_id, key=key,
                       command=command, digest=digest, actor=actor, body=body)  # fmt: skip

@@ -11,6 +11,7 @@ from core.errors import InvalidRequest
 from handhistory.store import SYSTEM, Actor
 from ledger.posting import check_amount
 from poker import money
+from poker.commands import inputs
 from poker.commands.runner import Ctx, KeyReused, TableError, run_command, table_event, who
 from poker.dealer import (
     cash_out,
@@ -20,7 +21,7 @@ from poker.dealer import (
     progress,
     seat_of,
 )
-from poker.models import Seat, Table, Variant
+from poker.models import Seat, Table
 from wallet.restrictions import restriction_barred_from_tables, restriction_check
 
 
@@ -32,30 +33,10 @@ def table_create(*, name: str, variant: str, small_blind: int, big_blind: int, m
     """Creates a table after checking its stakes make sense. With a ``key`` (the creator's
     idempotency key), the same key again returns the same table; with other settings it
     is refused (``idempotency_key_reused``)."""
-    if variant not in Variant.values:
-        raise InvalidRequest(f"Unknown variant {variant!r}.", code="invalid_variant")
-    for label, value in (
-        ("big_blind", big_blind),
-        ("min_buy_in", min_buy_in),
-        ("max_buy_in", max_buy_in),
-    ):
-        check_amount(value, name=label)
-    for label, value in (("small_blind", small_blind), ("ante", ante), ("rake_cap", rake_cap),
-                         ("button_blind", button_blind)):  # fmt: skip
-        if type(value) is not int or value < 0:
-            raise InvalidRequest(
-                f"{label} must be a non-negative integer.", code="invalid_amount", field=label
-            )
-    if not small_blind <= big_blind:
-        raise InvalidRequest("The small blind cannot exceed the big blind.", code="invalid_stakes")
-    if not 2 <= max_seats <= 10:
-        raise InvalidRequest("A table has 2 to 10 seats.", code="invalid_seats")
-    if max_buy_in < min_buy_in or min_buy_in < big_blind:
-        raise InvalidRequest(
-            "Buy-in range must satisfy big blind <= min <= max.", code="invalid_buy_in_range"
-        )
-    if not 0 <= rake_bps <= 10_000:
-        raise InvalidRequest("Rake is 0 to 10000 basis points.", code="invalid_rake")
+    inputs.table_settings(variant=variant, small_blind=small_blind, big_blind=big_blind,
+                          min_buy_in=min_buy_in, max_buy_in=max_buy_in, max_seats=max_seats,
+                          ante=ante, rake_bps=rake_bps, rake_cap=rake_cap,
+                          button_blind=button_blind)  # fmt: skip
     fields = dict(
         name=name, variant=variant, small_blind=small_blind, big_blind=big_blind, ante=ante,
         max_seats=max_seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, currency=currency,
