@@ -20,7 +20,7 @@ from core.errors import Forbidden
 from handhistory.projections import project_hand
 from handhistory.store import SYSTEM, Actor, NewEvent
 from ledger.models import Account
-from poker import money, table_io
+from poker import money, table_events, table_io
 from poker.commands.runner import Ctx, table_event, who
 from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig
@@ -206,8 +206,8 @@ def maybe_start_hand(ctx: Ctx) -> None:
         s.waiting_for_big_blind = False
         s.time_bank_ms = min(s.time_bank_ms + TIME_BANK_REFILL_MS, TIME_BANK_MAX_MS)
         ctx.seat_changed(s)
-    table_event(ctx, "HandBegan", {"hand": hand.pk, "number": hand.number, "button_seat": button,
-                                     "seats": hand.seat_numbers})  # fmt: skip
+    table_event(ctx, table_events.HandBegan(hand=hand.pk, number=hand.number, button_seat=button,
+                                             seats=hand.seat_numbers))  # fmt: skip
     ctx.hand = hand
     ctx.hand_payloads = []
     # The seed was committed in the table view before anyone chose these client seeds;
@@ -276,11 +276,11 @@ def _start_turn(ctx: Ctx, seat: Seat, actor: int) -> None:
     ctx.hand.turn_started_at = now
     ctx.hand.deadline = deadline
     ctx.changed_hands[ctx.hand.pk] = ctx.hand
-    table_event(ctx, "TurnStarted", {
-        "hand": ctx.hand.pk, "seat": seat.number, **who(seat),
-        "started_at": now.isoformat(), "deadline": deadline.isoformat(),
-        "time_bank_ms": seat.time_bank_ms,
-    })  # fmt: skip
+    table_event(ctx, table_events.TurnStarted(
+        hand=ctx.hand.pk, seat=seat.number, **who(seat),
+        started_at=now.isoformat(), deadline=deadline.isoformat(),
+        time_bank_ms=seat.time_bank_ms,
+    ))  # fmt: skip
 
 
 def spend_time_bank(ctx: Ctx, seat: Seat) -> None:
@@ -320,14 +320,8 @@ def _finish_hand(ctx: Ctx) -> None:
         ctx.flush()
     project_hand(hand, payloads=ctx.hand_payloads, state=state)
     table.current_hand = None
-    table_event(
-        ctx,
-        "HandFinished",
-        {
-            "hand": hand.pk,
-            "stacks": dict(zip(map(str, hand.seat_numbers), state.stacks, strict=True)),
-        },
-    )
+    stacks = dict(zip(map(str, hand.seat_numbers), state.stacks, strict=True))
+    table_event(ctx, table_events.HandFinished(hand=hand.pk, stacks=stacks))
     leaving = [s for s in ctx.seats().values() if s.state == Seat.State.LEAVING]
     for seat in sorted(leaving, key=lambda s: s.number):
         cash_out(ctx, seat, reason=f"hand:{hand.pk}")
@@ -365,8 +359,8 @@ def _sit_out_busted(ctx: Ctx, hand: Hand) -> None:
             continue
         seat.state = Seat.State.SITTING_OUT
         ctx.seat_changed(seat)
-        table_event(ctx, "PlayerSatOut", {"seat": number, "user_id": seat.player_id,
-                                           "reason": "busted"})  # fmt: skip
+        table_event(ctx, table_events.PlayerSatOut(seat=number, user_id=seat.player_id,
+                                                   reason="busted"))  # fmt: skip
 
 
 def cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
@@ -380,7 +374,7 @@ def cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
             currency=ctx.table.currency,
             key=money.transfer_id("cash-out", ctx.table.pk, seat.player_id, reason, seat.pk),
         )
-    table_event(ctx, "PlayerLeft", {"seat": seat.number, **who(seat), "cashed_out": amount})
+    table_event(ctx, table_events.PlayerLeft(seat=seat.number, **who(seat), cashed_out=amount))
     # Forget the seat's pending row write before the delete clears its primary key.
     ctx.changed_seats.pop(seat.pk, None)
     del ctx.seat_map[seat.number]

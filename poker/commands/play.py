@@ -119,11 +119,11 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
         if sat_out:
             seat.state = Seat.State.SITTING_OUT
         ctx.seat_changed(seat)
-        table_event(ctx, "TurnTimedOut", {"hand": hand.pk, "seat": seat.number, **who(seat),
-                                           "action": action})  # fmt: skip
+        table_event(ctx, table_events.TurnTimedOut(hand=hand.pk, seat=seat.number, **who(seat),
+                                                   action=action))  # fmt: skip
         if sat_out:
-            table_event(ctx, "PlayerSatOut", {"seat": seat.number, **who(seat),
-                                               "reason": "timeouts"})  # fmt: skip
+            table_event(ctx, table_events.PlayerSatOut(seat=seat.number, **who(seat),
+                                                       reason="timeouts"))  # fmt: skip
         append_engine(ctx, events, SYSTEM)
         progress(ctx)
         return {"timed_out": True, "seat": seat.number, "action": action}

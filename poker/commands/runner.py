@@ -317,12 +317,12 @@ def _execute(
     return result
 
 
-def table_event(ctx: Ctx, type_: str, payload: dict[str, Any]) -> None:
-    """Appends a table event (stored as it goes on the wire: poker.table_events)."""
-    ctx.append(
-        ctx.table.stream, [NewEvent(type=type_, version=table_events.VERSION, payload=payload)],
-        ctx.actor,
-    )  # fmt: skip
+def table_event(ctx: Ctx, event: table_events.TableEvent) -> None:
+    """Appends a table event to the table's stream and the broadcast: the one way one is
+    written (stored as it goes on the wire: poker.table_events)."""
+    type_, payload = type(event).__name__, event.payload()
+    ctx.append(ctx.table.stream, [NewEvent(type=type_, version=event.VERSION, payload=payload)],
+               ctx.actor)  # fmt: skip
     ctx.broadcasts.append({"kind": "table", "event": {"type": type_, **payload}})
 
 

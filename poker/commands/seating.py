@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from core.errors import InvalidRequest
 from handhistory.store import SYSTEM, Actor
 from ledger.posting import check_amount
-from poker import money
+from poker import money, table_events
 from poker.commands import inputs
 from poker.commands.runner import Ctx, KeyReused, TableError, run_command, table_event, who
 from poker.dealer import (
@@ -94,7 +94,7 @@ def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = N
             waiting_for_big_blind=running,
         )  # fmt: skip
         ctx.balances_stale = True
-        table_event(ctx, "PlayerSat", {"seat": number, **who(sat), "buy_in": amount})
+        table_event(ctx, table_events.PlayerSat(seat=number, **who(sat), buy_in=amount))
         maybe_start_hand(ctx)
         return {"seat": number, "buy_in": amount}
 
@@ -113,7 +113,7 @@ def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dic
             return {"left": True, "cashed_out": cash_out(ctx, seat, reason=f"leave:{key}")}
         seat.state = Seat.State.LEAVING
         ctx.seat_changed(seat)
-        table_event(ctx, "PlayerLeaving", {"seat": seat.number, **who(seat)})
+        table_event(ctx, table_events.PlayerLeaving(seat=seat.number, **who(seat)))
         if ctx.state is not None and ctx.state.actor == index:
             progress(ctx)  # folds for them: a hand that ends here cashes them out now
         if ctx.seat_map.get(seat.number) is not seat:
@@ -154,7 +154,7 @@ def table_sit_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> d
             raise TableError(f"Seat {seat.number} is {seat.state}.", code="not_active")
         seat.state = Seat.State.SITTING_OUT
         ctx.seat_changed(seat)
-        table_event(ctx, "PlayerSatOut", {"seat": seat.number, **who(seat)})
+        table_event(ctx, table_events.PlayerSatOut(seat=seat.number, **who(seat)))
         index = in_current_hand(ctx, player_id)
         if index is not None and ctx.state is not None and ctx.state.actor == index:
             progress(ctx)
@@ -183,7 +183,7 @@ def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> di
         seat.waiting_for_big_blind = ctx.table.current_hand_id is not None
         seat.consecutive_timeouts = 0
         ctx.seat_changed(seat)
-        table_event(ctx, "PlayerSatIn", {"seat": seat.number, **who(seat)})
+        table_event(ctx, table_events.PlayerSatIn(seat=seat.number, **who(seat)))
         maybe_start_hand(ctx)
         return {"state": seat.state}
 
@@ -211,7 +211,7 @@ def table_top_up(
                      currency=ctx.table.currency,
                      key=money.transfer_id("top-up", ctx.table.pk, player_id, key))  # fmt: skip
         ctx.balances_stale = True
-        table_event(ctx, "PlayerToppedUp", {"seat": seat.number, **who(seat), "amount": value})
+        table_event(ctx, table_events.PlayerToppedUp(seat=seat.number, **who(seat), amount=value))
         maybe_start_hand(ctx)
         return {"stack": stack + value}
 

@@ -24,6 +24,7 @@ from handhistory.store import Actor
 from poker.commands.runner import Ctx, TableError, run_command, table_event
 from poker.dealer import cash_out, dealing, maybe_start_hand, progress
 from poker.models import Seat, Table
+from poker.table_events import TableClosed, TablePaused, TableResumed
 
 
 def staff_actor(user_id: int | None) -> Actor:
@@ -54,7 +55,7 @@ def table_pause(*, table_id: int, actor: Actor) -> dict[str, Any]:
         if ctx.table.status != Table.Status.OPEN:
             raise TableError(f"Table {ctx.table.pk} is {ctx.table.status}.", code="table_not_open")
         ctx.table.status = Table.Status.PAUSED
-        table_event(ctx, "TablePaused", {"by": actor.user_id})
+        table_event(ctx, TablePaused(by=actor.user_id))
         _staff_logged(ctx, staff, "table.pause")
         return {"status": ctx.table.status}
 
@@ -71,7 +72,7 @@ def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
             raise TableError(f"Table {ctx.table.pk} is {ctx.table.status}, not paused.",
                              code="table_not_paused")  # fmt: skip
         ctx.table.status = Table.Status.OPEN
-        table_event(ctx, "TableResumed", {"by": actor.user_id})
+        table_event(ctx, TableResumed(by=actor.user_id))
         _staff_logged(ctx, staff, "table.resume")
         maybe_start_hand(ctx)
         return {"status": ctx.table.status}
@@ -89,7 +90,7 @@ def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
         if table.status == Table.Status.CLOSED:
             raise TableError(f"Table {table.pk} is already closed.", code="table_closed")
         table.status = Table.Status.CLOSED
-        table_event(ctx, "TableClosed", {"by": actor.user_id})
+        table_event(ctx, TableClosed(by=actor.user_id))
         running = ctx.hand is not None and ctx.state is not None and not ctx.state.is_over
         in_hand = set(ctx.hand.player_ids) if running and ctx.hand is not None else set()
         cashed_out = 0
