@@ -101,7 +101,7 @@ def _table_specs(rng: random.Random) -> list[dict[str, Any]]:
 
 
 def _config(spec: dict[str, Any], stacks: tuple[int, ...]) -> Any:
-    """The hand's engine config, built as ``poker.services._maybe_start_hand`` builds it."""
+    """The hand's engine config, built as ``poker.dealer.maybe_start_hand`` builds it."""
     from poker.engine.config import HandConfig, RakeConfig
 
     n = len(stacks)

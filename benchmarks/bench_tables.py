@@ -56,7 +56,7 @@ def _setup(env: dict[str, str], tables: int, players: int) -> list[int]:
     from ledger.models import AccountKind
     from ledger.services import ledger_account_open, ledger_transfer
     from poker import money
-    from poker.services import table_create, table_sit
+    from poker.commands.seating import table_create, table_sit
 
     issuer = ledger_account_open(
         kind=AccountKind.BONUS, owner_ref="bench", currency="CHIPS", must_not_overdraw=False
@@ -107,10 +107,10 @@ def _play(table_ids: list[int], seconds: float, seed: int) -> dict[str, Any]:
 
     from handhistory.store import Actor
     from poker import table_io
+    from poker.commands.play import table_act
     from poker.engine.betting import legal_actions
     from poker.hands import hand_state
     from poker.models import Hand, Table
-    from poker.services import table_act
 
     rng = random.Random(seed)
     latencies: list[float] = []

@@ -88,7 +88,7 @@ def _setup(env: dict[str, str], tables: int) -> list[list[str]]:
     from ledger.models import AccountKind
     from ledger.services import ledger_account_open, ledger_transfer
     from poker import money
-    from poker.services import table_create, table_sit
+    from poker.commands.seating import table_create, table_sit
 
     issuer = ledger_account_open(
         kind=AccountKind.BONUS, owner_ref="bench-ws", currency="CHIPS", must_not_overdraw=False

@@ -204,9 +204,9 @@ def case_confirm(*, case_id: int, reason: str, freeze: bool, by: AbstractBaseUse
 def _unseat(player_ids: Sequence[int], *, case_id: int, by: AbstractBaseUser) -> None:
     """Takes frozen players off their tables through the table service (each leave its own
     command; one that fails is logged, and the freeze still refuses their buy-ins)."""
+    from poker.commands.seating import table_leave
+    from poker.commands.staff import staff_actor
     from poker.models import Seat
-    from poker.services import table_leave
-    from poker.services_admin import staff_actor
 
     seats = Seat.objects.filter(player_id__in=player_ids).values_list("table_id", "player_id")
     for table_id, player_id in seats:

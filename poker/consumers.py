@@ -33,7 +33,8 @@ from core.errors import DomainError, NotFound
 from core.exceptions import map_exception
 from core.ws_auth import _user_for_token
 from handhistory.store import Actor
-from poker import selectors, services
+from poker import selectors
+from poker.commands import chat, play, seating
 from poker.ws_protocol import MAX_KEY_LENGTH, Frame, ProtocolError, error_frame, parse_frame
 
 logger = logging.getLogger(__name__)
@@ -82,10 +83,10 @@ def _consistent_updates_since(*, table_id: int, from_version: int) -> list[dict[
 
 _view = database_sync_to_async(_consistent_view)
 _updates_since = database_sync_to_async(_consistent_updates_since)
-_act = database_sync_to_async(services.table_act)
-_sit_out = database_sync_to_async(services.table_sit_out)
-_sit_in = database_sync_to_async(services.table_sit_in)
-_chat = database_sync_to_async(services.table_chat)
+_act = database_sync_to_async(play.table_act)
+_sit_out = database_sync_to_async(seating.table_sit_out)
+_sit_in = database_sync_to_async(seating.table_sit_in)
+_chat = database_sync_to_async(chat.table_chat)
 
 
 def _public(update: dict[str, Any]) -> dict[str, Any]:

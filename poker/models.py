@@ -130,7 +130,7 @@ class Seat(models.Model):
     waiting_for_big_blind = models.BooleanField(default=False)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     #: Extra thinking time beyond the table's action time; spent when used, refilled
-    #: slowly with every hand dealt in (see poker.services.TIME_BANK_*).
+    #: slowly with every hand dealt in (see poker.dealer.TIME_BANK_*).
     time_bank_ms = models.PositiveIntegerField(default=30_000)
     joined_at = models.DateTimeField(auto_now_add=True)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from poker.commands.seating import table_create
 from poker.models import Table
-from poker.services import table_create
 
 DEMO_TABLES: tuple[dict[str, Any], ...] = (
     {"name": "Demo Hold'em 50/100", "variant": "NT", "small_blind": 50, "big_blind": 100,

@@ -9,15 +9,158 @@ hand events on the wire carried the engine's ``player`` index beside the seat, a
 event store is append-only and hash-chained), so every reader goes through this module:
 :func:`read_table_event` for a stored table event, :func:`read_update` for an update-log
 row (what ``resync`` and the table page replay).
+
+The events written now are the frozen, keyword-only dataclasses below (one per type,
+each field one meaning, the version on the class); ``poker.commands.runner.table_event``
+is the one function that writes them. Their stored and wire form is :meth:`TableEvent.payload`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
 
 #: The schema of table events written now, and of update-log rows (their ``schema``).
 VERSION = 2
+
+
+def _optional() -> Any:
+    """A field left out of the payload when it has no value (as such rows were written)."""
+    return field(default=None, metadata={"omit_none": True})
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TableEvent:
+    """A table-stream event: its class name is its stored ``type``."""
+
+    VERSION: ClassVar[int] = VERSION
+
+    def payload(self) -> dict[str, Any]:
+        """The stored (and broadcast) fields, in declaration order."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None and f.metadata.get("omit_none"):
+                continue
+            out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerSat(TableEvent):
+    seat: int
+    user_id: int
+    username: str
+    buy_in: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerLeaving(TableEvent):
+    """In the running hand: leaves (cashed out) at its end."""
+
+    seat: int
+    user_id: int
+    username: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerLeft(TableEvent):
+    seat: int
+    user_id: int
+    username: str
+    cashed_out: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerSatOut(TableEvent):
+    """``reason``: none (the player's choice), ``timeouts`` or ``busted``. A busted
+    player's event names them by id only."""
+
+    seat: int
+    user_id: int
+    username: str | None = _optional()
+    reason: str | None = _optional()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerSatIn(TableEvent):
+    seat: int
+    user_id: int
+    username: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerToppedUp(TableEvent):
+    seat: int
+    user_id: int
+    username: str
+    amount: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HandBegan(TableEvent):
+    hand: int
+    number: int
+    button_seat: int
+    seats: list[int]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnStarted(TableEvent):
+    """``started_at`` and ``deadline`` are ISO 8601 instants."""
+
+    hand: int
+    seat: int
+    user_id: int
+    username: str
+    started_at: str
+    deadline: str
+    time_bank_ms: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnTimedOut(TableEvent):
+    hand: int
+    seat: int
+    user_id: int
+    username: str
+    action: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HandFinished(TableEvent):
+    """``stacks``: seat number (as a string, a JSON key) -> chips at the hand's end."""
+
+    hand: int
+    stacks: dict[str, int]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ChatPosted(TableEvent):
+    """``seat`` is None for a spectator."""
+
+    seat: int | None
+    user_id: int
+    username: str
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TablePaused(TableEvent):
+    """``by``: the staff member's user id (None: an operator)."""
+
+    by: int | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TableResumed(TableEvent):
+    by: int | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TableClosed(TableEvent):
+    by: int | None
 
 
 class UnreadableEvent(ValueError):

@@ -1,6 +1,6 @@
 """The table path's storage: lock a table, load its working set, write a command's effects.
 
-The rules live in ``poker.services``; this module only moves rows, in as few round trips
+The rules live in ``poker.commands`` and ``poker.dealer``; this module only moves rows, in as few round trips
 as the database allows, because every player action pays for them:
 
 1. ``lock``: the table row, ``SELECT ... FOR UPDATE`` (commands on one table serialise

@@ -8,8 +8,8 @@ from celery import shared_task
 from django.utils import timezone
 
 from core.health import record_sweep
+from poker.commands.play import timeouts_sweep
 from poker.models import TableUpdate
-from poker.services import timeouts_sweep
 
 #: How long the per-version update log is kept for resync.
 UPDATE_LOG_RETENTION = timedelta(hours=1)

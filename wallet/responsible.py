@@ -215,10 +215,10 @@ def _self_restrict_create(
 def restriction_unseat(*, player_id: int, restriction: Restriction) -> None:
     """Takes the player off every table through the table service: cashed out now where
     they are not in the running hand; where they are, the hand's end cashes them out
-    (``poker.services._finish_hand``). Each table is its own command; one that fails is
+    (``poker.dealer``, at a hand's finish). Each table is its own command; one that fails is
     logged and the hand's end, or the refused sit-in and top-up, still hold."""
+    from poker.commands.seating import table_restriction_enforce
     from poker.models import Seat
-    from poker.services import table_restriction_enforce
 
     tables = Seat.objects.filter(player_id=player_id).values_list("table_id", flat=True)
     for table_id in list(tables):

@@ -19,17 +19,11 @@ from fraud.simulation import bots
 from fraud.simulation.room import Round
 from handhistory.store import Actor
 from poker import table_io
+from poker.commands.play import table_act
+from poker.commands.seating import table_leave, table_sit, table_sit_in, table_sit_out, table_top_up
 from poker.engine.betting import legal_actions
 from poker.engine.errors import EngineError
 from poker.models import Seat, Table
-from poker.services import (
-    table_act,
-    table_leave,
-    table_sit,
-    table_sit_in,
-    table_sit_out,
-    table_top_up,
-)
 
 log = logging.getLogger(__name__)
 

@@ -43,8 +43,9 @@ from handhistory.models import HandSummary
 from handhistory.selectors import hand_export
 from handhistory.services import hand_export_full
 from handhistory.store import Actor
-from poker import selectors, services
+from poker import selectors
 from poker.api import serializers as s
+from poker.commands import play, seating
 
 MAX_HEADER = 128
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -434,7 +435,7 @@ class TableListView(APIView):
         """Creates a table from strictly validated stakes (the service checks they make sense)."""
         key = f"{_user_id(request)}:{idempotency_key(request)}"
         data = _valid(s.TableCreateSerializer, request.data)
-        table = services.table_create(**data, key=key)
+        table = seating.table_create(**data, key=key)
         return Response(selectors.table_public(table), status=status.HTTP_201_CREATED)
 
 
@@ -548,7 +549,7 @@ class SitView(TableCommandView):
     def command(
         self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
     ) -> dict[str, Any]:
-        return services.table_sit(
+        return seating.table_sit(
             table_id=table_id,
             player_id=player_id,
             buy_in=data["buy_in"],
@@ -573,7 +574,7 @@ class LeaveView(TableCommandView):
     def command(
         self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
     ) -> dict[str, Any]:
-        return services.table_leave(table_id=table_id, player_id=player_id, key=key, actor=actor)
+        return seating.table_leave(table_id=table_id, player_id=player_id, key=key, actor=actor)
 
 
 class SitOutView(TableCommandView):
@@ -587,7 +588,7 @@ class SitOutView(TableCommandView):
     def command(
         self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
     ) -> dict[str, Any]:
-        return services.table_sit_out(table_id=table_id, player_id=player_id, key=key, actor=actor)
+        return seating.table_sit_out(table_id=table_id, player_id=player_id, key=key, actor=actor)
 
 
 class SitInView(TableCommandView):
@@ -601,7 +602,7 @@ class SitInView(TableCommandView):
     def command(
         self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
     ) -> dict[str, Any]:
-        return services.table_sit_in(table_id=table_id, player_id=player_id, key=key, actor=actor)
+        return seating.table_sit_in(table_id=table_id, player_id=player_id, key=key, actor=actor)
 
 
 class TopUpView(TableCommandView):
@@ -617,7 +618,7 @@ class TopUpView(TableCommandView):
     def command(
         self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
     ) -> dict[str, Any]:
-        return services.table_top_up(
+        return seating.table_top_up(
             table_id=table_id, player_id=player_id, amount=data["amount"], key=key, actor=actor
         )
 
@@ -644,7 +645,7 @@ class ActView(TableCommandView):
     def command(
         self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]
     ) -> dict[str, Any]:
-        return services.table_act(
+        return play.table_act(
             table_id=table_id,
             player_id=player_id,
             action=data["action"],

@@ -2,8 +2,8 @@ import random
 
 import pytest
 
-from poker.services import table_sit, table_top_up
-from poker.services_admin import staff_actor, table_pause
+from poker.commands.seating import table_sit, table_top_up
+from poker.commands.staff import staff_actor, table_pause
 from tests.poker.conftest import actor_for, key, play_random_hands, player, table  # noqa: F401 - shared table fixtures
 
 

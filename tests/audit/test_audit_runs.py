@@ -22,9 +22,10 @@ from handhistory.models import Event
 from handhistory.store import event_hash
 from ledger.models import Account, AccountKind, Transfer
 from ledger.services import ledger_account_open, ledger_transfer
+from poker.commands.chat import table_chat
+from poker.commands.seating import table_sit, table_sit_out
+from poker.commands.staff import staff_actor, table_pause
 from poker.models import Hand, Seat
-from poker.services import table_chat, table_sit, table_sit_out
-from poker.services_admin import staff_actor, table_pause
 from tests.audit import conftest as audit_fixtures
 from tests.poker.conftest import actor_for, key, play_random_hands
 

@@ -17,8 +17,8 @@ from backoffice.models import StaffAction
 from backoffice.reports import Period, payments_report, rake_report
 from handhistory.models import HandSummary, PlayerHandResult
 from ledger.models import Transfer
+from poker.commands.seating import table_sit
 from poker.models import Hand
-from poker.services import table_sit
 from tests.poker.conftest import actor_for, fund, key, play_random_hands
 from tests.wallet.conftest import post
 from wallet.amounts import money_format

@@ -20,9 +20,9 @@ from core.errors import Forbidden
 from fraud.services import case_assign, case_confirm, case_dismiss, case_note, case_review
 from ledger.audit import ledger_audit
 from ledger.models import Account, Transfer
+from poker.commands.seating import table_sit
+from poker.commands.staff import staff_actor, table_close, table_pause, table_resume
 from poker.models import Hand
-from poker.services import table_sit
-from poker.services_admin import staff_actor, table_close, table_pause, table_resume
 from tests.poker.conftest import actor_for, fund, key, play_random_hands
 from tests.wallet.conftest import post
 from wallet.models import Restriction, Withdrawal

@@ -35,7 +35,7 @@ PATIENCE_S = 60  # how long a busy machine may take to notice; the test ends as 
 _SEED_SCRIPT = """
 from rest_framework.authtoken.models import Token
 from core.services import user_register
-from poker.services import table_create
+from poker.commands.seating import table_create
 table = table_create(
     name="Outage", variant="NT", small_blind=50, big_blind=100, min_buy_in=2000,
     max_buy_in=20000, max_seats=6, action_seconds=3600,

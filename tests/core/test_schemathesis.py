@@ -34,7 +34,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from rest_framework.authtoken.models import Token
 from core.services import user_register
-from poker.services import table_create
+from poker.commands.seating import table_create
 player = user_register(username="fuzz-player", password="pw-Str0ng-enough!")
 staff = get_user_model().objects.create_user(
     username="fuzz-staff", password="pw-Str0ng-enough!", is_staff=True

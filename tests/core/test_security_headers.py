@@ -90,7 +90,7 @@ def test_every_page_sends_a_content_security_policy_without_inline_scripts(clien
 
 @pytest.mark.django_db
 def test_the_table_page_sends_the_content_security_policy(client):
-    from poker.services import table_create
+    from poker.commands.seating import table_create
 
     table = table_create(
         name="CSP", variant="NT", small_blind=50, big_blind=100, min_buy_in=2_000,

@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 
 from handhistory.models import Event
 from ledger.models import Transfer
+from poker.commands.seating import table_create
 from poker.models import Seat, TableCommand
-from poker.services import table_create
 from tests.poker.conftest import fund
 from tests.poker.test_api_tables import post, sit
 from wallet.models import Deposit, IdempotencyRecord, Withdrawal

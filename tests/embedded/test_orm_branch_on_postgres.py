@@ -10,10 +10,12 @@ import pytest
 
 from handhistory.verification import verify_chains
 from ledger.audit import ledger_audit
-from poker import services, table_io
+from poker import table_io
+from poker.commands import runner
+from poker.commands.play import table_act
+from poker.commands.seating import table_leave, table_sit, table_sit_in, table_sit_out
 from poker.models import Hand, Seat, Table
 from poker.selectors import table_view
-from poker.services import table_act, table_leave, table_sit, table_sit_in, table_sit_out
 from tests.poker.conftest import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,7 +26,7 @@ def branch(request, monkeypatch):
     """Runs a test on each storage version of the table path."""
     if request.param == "orm":
         monkeypatch.setattr(table_io, "on_postgres", lambda: False)
-        monkeypatch.setattr(services, "on_postgres", lambda: False)
+        monkeypatch.setattr(runner, "on_postgres", lambda: False)
     table_io._CACHE.clear()
     return request.param
 

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def played(player, table):
     """Three players and 12 finished hands at one table."""
-    from poker.services import table_sit
+    from poker.commands.seating import table_sit
     from tests.poker.conftest import actor_for, key
 
     users = [player(amount=1_000_000) for _ in range(3)]
@@ -116,7 +116,7 @@ def test_two_workers_racing_on_one_chunk_count_each_hand_once(played):
 def test_new_hands_are_counted_from_the_watermark(played, player, table):
     analysis_run()
     counted = IngestedHand.objects.count()
-    from poker.services import table_sit
+    from poker.commands.seating import table_sit
     from tests.poker.conftest import actor_for, key
 
     t = table(name="second")

@@ -1,6 +1,6 @@
 import random
 
-from poker.services import table_sit
+from poker.commands.seating import table_sit
 from tests.poker.conftest import actor_for, key, play_random_hands, player, table  # noqa: F401 - shared table fixtures
 
 

@@ -22,11 +22,11 @@ from handhistory.exports.records import STAFF, Viewer, hand_records
 from handhistory.models import ExportJob, PlayerHandResult
 from handhistory.services import export_job_cancel, export_job_run
 from handhistory.tasks import expire_exports
+from poker.commands.seating import table_sit
 from poker.engine.cards import format_card
 from poker.engine.events import HoleCardsDealt
 from poker.models import Hand
 from poker.privacy import shown_players
-from poker.services import table_sit
 from tests.handhistory.test_export_phh import played_hands
 from tests.poker.conftest import actor_for, key
 

@@ -15,10 +15,10 @@ from handhistory.exports import FORMATS, phh, write_hands
 from handhistory.exports.records import STAFF, Viewer, hand_records, iter_hand_records
 from handhistory.models import PlayerHandResult
 from ledger.models import Account
+from poker.commands.seating import table_sit
 from poker.engine import phh_cli
 from poker.engine.events import AntePosted, PotAwarded, RakeTaken, UncalledBetReturned
 from poker.models import Hand, Seat
-from poker.services import table_sit
 from tests.poker.conftest import actor_for, key, play_hands_with_rebuys, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from pokerkit import HandHistory
 
-import poker.services
+import poker.dealer
 from handhistory.exports import FORMATS, phh
 from handhistory.exports.records import STAFF, HandRecord, Viewer, hand_records
 from poker.engine import phh_cli
@@ -146,7 +146,7 @@ CHOP_DECK = parse_cards("2c3d2d3c4c5dAsKdQhJcTs")
 @pytest.fixture
 def chopped_boards(monkeypatch: pytest.MonkeyPatch) -> None:
     # The service takes no deck source; a fixed deck stands in for the shuffle only.
-    monkeypatch.setattr(poker.services, "FairDeck", lambda **_: FixedDeck(CHOP_DECK))
+    monkeypatch.setattr(poker.dealer, "FairDeck", lambda **_: FixedDeck(CHOP_DECK))
 
 
 def chopped(records: list[HandRecord]) -> list[HandRecord]:
@@ -325,7 +325,7 @@ def test_our_replay_phh_check_passes_on_chopped_pots_and_button_blinds(
     table, player, tmp_path, monkeypatch
 ):
     _, _, blinds = played_hands(table, player, hands=8, seed=3, **BUTTON_BLIND_TABLES["NS"])
-    monkeypatch.setattr(poker.services, "FairDeck", lambda **_: FixedDeck(CHOP_DECK))
+    monkeypatch.setattr(poker.dealer, "FairDeck", lambda **_: FixedDeck(CHOP_DECK))
     _, users, chops = played_hands(table, player, hands=3, seed=None, **TABLES["NT"])
     records = hand_records(blinds + chops)
     assert chopped(records)

@@ -7,7 +7,7 @@ from handhistory.store import Actor
 from ledger.models import AccountKind
 from ledger.services import ledger_account_open, ledger_transfer
 from poker import money
-from poker.services import table_create
+from poker.commands.seating import table_create
 
 _keys = itertools.count()
 
@@ -59,9 +59,9 @@ def table():
 def play_random_hands(t, users, hands, rng):
     """Drives random legal actions through the table service until ``hands`` more hands
     have ended (or nobody can play). Returns the number of actions taken."""
+    from poker.commands.play import table_act
     from poker.models import Table
     from poker.selectors import table_view
-    from poker.services import table_act
 
     by_id = {u.pk: u for u in users}
     start = Table.objects.get(pk=t.pk).hands_played
@@ -90,8 +90,8 @@ def play_hands_with_rebuys(t, users, buy_ins, hands, rng):
     """Random legal actions until ``hands`` hands have ended at ``t``; a player who busts
     rebuys their buy-in and sits in again, as people do (the deck is shuffled afresh each
     run, so without rebuys a table could stop after any number of hands)."""
+    from poker.commands.seating import table_sit_in, table_top_up
     from poker.models import Hand, Seat
-    from poker.services import table_sit_in, table_top_up
 
     finished = Hand.objects.filter(table=t, ended_at__isnull=False)
     for _ in range(hands):  # each round ends at least one hand, or nobody could play

@@ -381,7 +381,7 @@ def test_admin_close_action_cashes_everyone_out_even_mid_hand(
 
 
 def test_pause_lets_the_hand_finish_and_deals_no_new_one(auth_client, table, player):
-    from poker.services_admin import staff_actor, table_pause, table_resume
+    from poker.commands.staff import staff_actor, table_pause, table_resume
 
     t = table()
     a, b = auth_client(player()), auth_client(player())

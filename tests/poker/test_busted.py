@@ -7,9 +7,11 @@ import pytest
 from handhistory.models import Event
 from ledger.audit import ledger_audit
 from ledger.models import Account, Transfer
+from poker.commands.play import table_act
+from poker.commands.runner import TableError
+from poker.commands.seating import table_sit, table_sit_in, table_top_up
 from poker.models import Hand, Seat
 from poker.selectors import table_view
-from poker.services import TableError, table_act, table_sit, table_sit_in, table_top_up
 from tests.poker.conftest import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)

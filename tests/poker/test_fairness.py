@@ -12,7 +12,10 @@ from core.errors import InvalidRequest
 from handhistory.exports import FORMATS
 from handhistory.exports.records import Viewer, hand_records
 from handhistory.models import Event as EventRow
-from poker import services, table_io
+from poker import table_io
+from poker.commands import runner
+from poker.commands.play import table_act
+from poker.commands.seating import table_sit
 from poker.engine.cards import format_card, parse_card
 from poker.engine.deck import shuffle_deck, verify_deal
 from poker.engine.events import CardsShown, HandStarted, HoleCardsDealt, event_from_dict
@@ -26,7 +29,6 @@ from poker.fairness import (
 )
 from poker.models import ClientSeed, Hand, Table, TableUpdate
 from poker.selectors import lobby, table_view
-from poker.services import table_act, table_sit
 from tests.handhistory.test_export_phh import TABLES, played_hands
 from tests.poker.conftest import actor_for, key, play_random_hands
 
@@ -92,7 +94,7 @@ def test_each_hand_deals_from_the_seed_committed_before_it_on_both_storage_branc
     every hand, dealt by a warm or a cold process, uses the seed the view committed to."""
     if branch == "orm":
         monkeypatch.setattr(table_io, "on_postgres", lambda: False)
-        monkeypatch.setattr(services, "on_postgres", lambda: False)
+        monkeypatch.setattr(runner, "on_postgres", lambda: False)
     table_io._CACHE.clear()
     t = table()
     users = [player(), player()]

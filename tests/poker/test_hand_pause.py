@@ -9,10 +9,12 @@ import pytest
 from django.utils import timezone
 
 from handhistory.models import Event
+from poker.commands.chat import table_chat
+from poker.commands.play import table_act, timeouts_sweep
+from poker.commands.seating import table_sit
+from poker.commands.staff import staff_actor, table_pause
 from poker.models import Hand, TableUpdate
 from poker.selectors import table_view
-from poker.services import table_act, table_chat, table_sit, timeouts_sweep
-from poker.services_admin import staff_actor, table_pause
 from tests.poker.conftest import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)

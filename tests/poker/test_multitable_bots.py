@@ -20,9 +20,9 @@ from handhistory.verification import verify_chains, verify_settlements
 from ledger.audit import ledger_audit
 from ledger.models import Account
 from poker import money
+from poker.commands.staff import staff_actor, table_pause
 from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
-from poker.services_admin import staff_actor, table_pause
 from tests.poker.test_api_tables import act, post, sit, tables_url
 
 Recorder = list[tuple[Any, str, Any]]  # (client, url, response body)

@@ -12,8 +12,8 @@ from django.db import connection
 
 from handhistory.models import Event
 from ledger.models import Transfer
+from poker.commands.staff import staff_actor, table_pause
 from poker.models import Hand, Seat, Table, TableCommand
-from poker.services_admin import staff_actor, table_pause
 from tests.poker.test_api_tables import act, actor_client, post, sit, state, tables_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("tables")]

@@ -18,13 +18,10 @@ from django.db import connection
 from django.utils import timezone
 
 from handhistory.models import Event
+from poker.commands.play import table_timeout, timeouts_sweep
+from poker.commands.seating import table_sit
+from poker.dealer import TIMEOUTS_BEFORE_SIT_OUT
 from poker.models import Hand, Seat, Table
-from poker.services import (
-    TIMEOUTS_BEFORE_SIT_OUT,
-    table_sit,
-    table_timeout,
-    timeouts_sweep,
-)
 from tests.poker.conftest import actor_for, key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,9 +161,10 @@ def test_a_restarted_worker_still_enforces_the_deadline(table, player):
 
 
 def test_the_time_bank_refills_per_hand_dealt_in_up_to_its_maximum_and_is_stored(table, player):
+    from poker.commands.play import table_act
+    from poker.dealer import TIME_BANK_MAX_MS, TIME_BANK_REFILL_MS
     from poker.engine.betting import legal_actions
     from poker.hands import hand_state
-    from poker.services import TIME_BANK_MAX_MS, TIME_BANK_REFILL_MS, table_act
 
     t, users = _start(table, player)
     initial = Seat._meta.get_field("time_bank_ms").default
@@ -184,9 +182,9 @@ def test_the_time_bank_refills_per_hand_dealt_in_up_to_its_maximum_and_is_stored
 
 
 def test_time_beyond_the_action_time_is_charged_to_the_players_time_bank_and_stored(table, player):
+    from poker.commands.play import table_act
     from poker.engine.betting import legal_actions
     from poker.hands import hand_state
-    from poker.services import table_act
 
     t, users = _start(table, player, action_seconds=1)
     hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)

@@ -9,10 +9,11 @@ from handhistory.models import Event
 from handhistory.verification import verify_chains
 from ledger.models import Transfer
 from poker import table_io
+from poker.commands.play import table_act
+from poker.commands.seating import table_sit
 from poker.engine.betting import legal_actions
 from poker.hands import hand_state
 from poker.models import Hand, Table
-from poker.services import table_act, table_sit
 from tests.poker.conftest import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,7 +85,7 @@ def test_a_locked_command_does_not_use_the_copy_of_an_earlier_table_with_the_sam
     at the current version but was created earlier, so the command loads its own."""
     from datetime import timedelta
 
-    from poker.services import table_chat
+    from poker.commands.chat import table_chat
 
     t, users = _start(table, player)
     stale = copy.deepcopy(table_io._CACHE[t.pk])
@@ -217,7 +218,7 @@ def test_a_copy_that_another_command_overtook_before_its_write_applies_once_on_t
 ):
     """Another process commits between this one's read of its copy and its write: the
     guarded write changes nothing, and the command runs again under the table lock."""
-    from poker.services import table_chat
+    from poker.commands.chat import table_chat
 
     t, users = _start(table, player)
     pid, action = _to_act(t)
@@ -267,7 +268,7 @@ def test_a_hand_ended_from_a_copy_settles_under_the_lock_only_if_the_copy_is_cur
     command runs again on the committed state."""
     from django.core.management import call_command
 
-    from poker.services import table_chat
+    from poker.commands.chat import table_chat
 
     t, users = _start(table, player, players=2)
     hand_id = Table.objects.get(pk=t.pk).current_hand_id
@@ -441,7 +442,7 @@ def test_nothing_to_do_is_answered_only_from_the_locked_table(table, player, mon
     """A command that finds nothing to do writes nothing, so no guarded write could catch
     a stale copy: the warm attempt's "nothing" is checked again under the lock."""
     from handhistory.store import SYSTEM
-    from poker.services import _run_command
+    from poker.commands.runner import run_command as _run_command
 
     t, _ = _start(table, player)
     version = Table.objects.get(pk=t.pk).version

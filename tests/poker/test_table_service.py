@@ -3,9 +3,10 @@ import itertools
 import pytest
 
 from ledger.models import Account
+from poker.commands.play import table_act
+from poker.commands.seating import table_leave, table_sit
 from poker.hands import hand_state
 from poker.models import Hand, Seat
-from poker.services import table_act, table_leave, table_sit
 from tests.poker.conftest import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -200,7 +201,7 @@ def test_a_newcomer_to_a_running_ring_game_waits_and_is_first_dealt_in_as_big_bl
 
 
 def test_a_player_back_from_sitting_out_waits_for_the_big_blind(table, player):
-    from poker.services import table_sit_in, table_sit_out
+    from poker.commands.seating import table_sit_in, table_sit_out
 
     t, users = _ring(table, player, 4)
     away = users[3]
@@ -220,7 +221,7 @@ def test_a_player_back_from_sitting_out_waits_for_the_big_blind(table, player):
 
 
 def test_the_button_moves_to_the_next_seat_that_plays_skipping_one_sitting_out(table, player):
-    from poker.services import table_sit_out
+    from poker.commands.seating import table_sit_out
 
     t, users = _ring(table, player, 4)
     table_sit_out(table_id=t.pk, player_id=users[2].pk, key=key(), actor=actor_for(users[2]))

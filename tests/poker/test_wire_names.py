@@ -290,7 +290,7 @@ def test_old_version_1_table_events_still_read_and_verify(heads_up):
 
 
 def test_an_action_retried_from_before_the_rename_answers_in_seats(heads_up):
-    from poker.services import _request_hash
+    from poker.commands.runner import request_hash as _request_hash
 
     t, clients, actor = heads_up["table"], heads_up["clients"], heads_up["actor"]
     hand = Hand.objects.get(pk=heads_up["view"]["hand"]["id"])

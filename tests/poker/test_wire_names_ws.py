@@ -23,7 +23,7 @@ def seats_3_and_5() -> tuple[int, dict[int, tuple[Any, str]]]:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from poker.services import table_create, table_sit
+    from poker.commands.seating import table_create, table_sit
 
     table = table_create(name="W", variant="NT", small_blind=50, big_blind=100,
                          min_buy_in=2_000, max_buy_in=1_000_000, max_seats=6)  # fmt: skip
@@ -40,9 +40,9 @@ def seats_3_and_5() -> tuple[int, dict[int, tuple[Any, str]]]:
 @sync_to_async
 def play_hands(table_id: int, by_seat: dict[int, tuple[Any, str]], hands: int) -> None:
     """The player to act calls or checks (a showdown) until ``hands`` hands have ended."""
+    from poker.commands.play import table_act
     from poker.models import Table
     from poker.selectors import table_view
-    from poker.services import table_act
 
     start = Table.objects.get(pk=table_id).hands_played
     while Table.objects.get(pk=table_id).hands_played - start < hands:

@@ -86,7 +86,7 @@ def _make_player(amount: int = 1_000_000) -> tuple[Any, str]:
 @sync_to_async
 def seated_table(n: int = 3, *, buy_in: int = 10_000, **overrides: Any) -> tuple[int, list[tuple[Any, str]]]:  # fmt: skip
     """A table with ``n`` funded players seated (so a hand runs when n >= 2)."""
-    from poker.services import table_create, table_sit
+    from poker.commands.seating import table_create, table_sit
 
     params: dict[str, Any] = dict(
         name="WS", variant="NT", small_blind=50, big_blind=100, min_buy_in=2_000,
@@ -367,19 +367,19 @@ async def test_unknown_action_string_is_refused_by_the_service():
 
 @sync_to_async
 def chat_via_service(user: Any, table_id: int, text: str) -> dict[str, Any]:
-    from poker.services import table_chat
+    from poker.commands.chat import table_chat
 
     return table_chat(table_id=table_id, player_id=user.pk, text=text, key=key(),
                       actor=actor_for(user))  # fmt: skip
 
 
 async def test_a_lost_broadcast_is_filled_from_the_store_in_order(monkeypatch):
-    import poker.services
+    import poker.commands.runner
 
     table_id, players = await seated_table(2)
     ws = WS(table_id, players[0][1])
     start = (await ws.connect())["version"]
-    real = poker.services.broadcast_table
+    real = poker.commands.runner.broadcast_table
     dropped: list[int] = []
 
     def lossy(table: int, message: dict[str, Any]) -> None:
@@ -388,7 +388,7 @@ async def test_a_lost_broadcast_is_filled_from_the_store_in_order(monkeypatch):
             return
         real(table, message)
 
-    monkeypatch.setattr(poker.services, "broadcast_table", lossy)
+    monkeypatch.setattr(poker.commands.runner, "broadcast_table", lossy)
     await chat_via_service(players[1][0], table_id, "one")
     await chat_via_service(players[1][0], table_id, "two")
     first = await ws.until(lambda f: f["type"] == "update")

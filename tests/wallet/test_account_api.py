@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from handhistory.models import PlayerHandResult
 from ledger.models import Transfer
+from poker.commands.seating import table_leave, table_sit
 from poker.models import Seat
-from poker.services import table_leave, table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key, play_random_hands
 from tests.wallet.conftest import post

@@ -13,7 +13,7 @@ from ledger.errors import AccountClosed, BalanceOutOfRange, CurrencyMismatch
 from ledger.models import Account
 from ledger.posting import MAX_AMOUNT
 from ledger.services import ledger_account_close, ledger_post_transfers
-from poker.services import table_create
+from poker.commands.seating import table_create
 from tests.ledger.conftest import fund, new_account, transfer
 from tests.poker.test_api_tables import post, tables_url
 from tests.wallet.conftest import post as wallet_post

@@ -14,15 +14,15 @@ from core.errors import Forbidden, InvalidRequest
 from ledger.audit import ledger_audit
 from ledger.models import Account, AccountKind, Transfer
 from poker import money
-from poker.models import Seat
-from poker.services import (
-    table_act,
+from poker.commands.play import table_act
+from poker.commands.seating import (
     table_create,
     table_sit,
     table_sit_in,
     table_sit_out,
     table_top_up,
 )
+from poker.models import Seat
 from tests.poker.conftest import actor_for, fund, key
 from tests.wallet.conftest import balances, post
 from wallet.errors import AccountRestricted, RestrictionInForce, RestrictionMinimumTerm

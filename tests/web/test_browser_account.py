@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from poker.services import table_create, table_sit
+from poker.commands.seating import table_create, table_sit
 from tests.poker.conftest import actor_for, key
 from tests.poker.test_crash_recovery import Server
 from tests.web.test_browser_csp import _collect, _watch

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from poker.commands.seating import table_sit
 from poker.models import Hand, Seat
-from poker.services import table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key, play_random_hands
 from tests.web.test_browser_csp import _collect, _production_server, _watch

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from handhistory.exports.records import hand_records
+from poker.commands.play import table_act
 from poker.engine.cards import format_card
 from poker.engine.deck import commitment, shuffle_deck
 from poker.engine.variants import get_variant
@@ -17,7 +18,6 @@ from poker.fairness import client_seed_set
 from poker.models import Table
 from poker.privacy import seed_may_be_public
 from poker.selectors import table_view
-from poker.services import table_act
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key
 from tests.poker.test_crash_recovery import Server

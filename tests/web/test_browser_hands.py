@@ -9,9 +9,9 @@ import pytest
 from handhistory.exports.records import Viewer, hand_records
 from handhistory.models import PlayerHandResult
 from handhistory.readable import readable_hand
+from poker.commands.seating import table_sit
 from poker.models import Hand
 from poker.privacy import seed_may_be_public
-from poker.services import table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key, play_random_hands
 from tests.poker.test_crash_recovery import Server

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from poker.services import table_sit
+from poker.commands.seating import table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key, play_random_hands
 from tests.poker.test_crash_recovery import Server

@@ -16,10 +16,11 @@ import pytest
 
 from handhistory.models import Event
 from ledger.audit import ledger_audit
+from poker.commands.play import table_act
+from poker.commands.seating import table_sit
 from poker.engine.cards import format_cards
 from poker.models import Hand, Seat, Table
 from poker.selectors import table_view
-from poker.services import table_act, table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key
 from tests.poker.test_crash_recovery import Server

@@ -95,7 +95,7 @@ def test_staff_replay_a_hand_with_every_card_and_read_the_rake_report(make_user,
     from playwright.sync_api import expect
 
     from handhistory.models import HandSummary
-    from poker.services import table_create, table_sit
+    from poker.commands.seating import table_create, table_sit
     from tests.poker.conftest import actor_for, key, play_random_hands
 
     t = table_create(name="Raked", variant="NT", small_blind=50, big_blind=100, min_buy_in=2_000,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import SESSION_KEY
 
+from poker.commands.seating import table_sit
 from poker.models import Table
-from poker.services import table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key
 
@@ -190,7 +190,7 @@ def test_chat_and_log_lines_are_rendered_as_text():
 
 
 def test_table_page_replays_recent_public_events_for_the_log_and_chat(client, table, player):
-    from poker.services import table_chat
+    from poker.commands.chat import table_chat
 
     t = table()
     alice, bob = player(username="alice"), player(username="bob")

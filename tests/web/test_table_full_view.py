@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from poker.services import table_sit
+from poker.commands.seating import table_sit
 from tests.poker import conftest as poker_fixtures
 from tests.poker.conftest import actor_for, key
 

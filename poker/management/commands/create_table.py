@@ -12,8 +12,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import DomainError
+from poker.commands.seating import table_create
 from poker.models import Table
-from poker.services import table_create
 
 
 class Command(BaseCommand):

@@ -6,8 +6,14 @@ import pytest
 
 from fraud.services import case_confirm
 from ledger.models import Transfer
+from poker.commands.seating import (
+    table_create,
+    table_sit,
+    table_sit_in,
+    table_sit_out,
+    table_top_up,
+)
 from poker.models import Seat
-from poker.services import table_create, table_sit, table_sit_in, table_sit_out, table_top_up
 from tests.poker.conftest import actor_for, fund, key
 from wallet.errors import AccountRestricted
 

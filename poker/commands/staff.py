@@ -1,8 +1,8 @@
 """Staff table commands: pause, resume and close.
 
 They run through the same command envelope as the players' commands
-(``poker.services._run_command``: table row lock, one durable transaction, version bump,
-broadcast after commit) and reuse its helpers, so the money paths are the same ones.
+(``poker.commands.runner.run_command``) and the same hand rules (``poker.dealer``), so
+the money paths are the same ones.
 
 Closing is immediate and complete: the table is marked closed, every seated player who is
 not in the running hand is cashed out at once, and players in the running hand are marked
@@ -21,16 +21,10 @@ from django.contrib.auth import get_user_model
 from backoffice.roles import staff_require
 from backoffice.services import staff_log_record
 from handhistory.store import Actor
+from poker.commands.runner import Ctx, TableError, run_command, table_event
+from poker.dealer import cash_out, dealing, maybe_start_hand, progress
 from poker.models import Seat, Table
-from poker.services import (
-    Ctx,
-    TableError,
-    _cash_out,
-    _maybe_start_hand,
-    _progress,
-    _run_command,
-    _table_event,
-)
+from poker.table_events import TableClosed, TablePaused, TableResumed
 
 
 def staff_actor(user_id: int | None) -> Actor:
@@ -61,12 +55,12 @@ def table_pause(*, table_id: int, actor: Actor) -> dict[str, Any]:
         if ctx.table.status != Table.Status.OPEN:
             raise TableError(f"Table {ctx.table.pk} is {ctx.table.status}.", code="table_not_open")
         ctx.table.status = Table.Status.PAUSED
-        _table_event(ctx, "TablePaused", {"by": actor.user_id})
+        table_event(ctx, TablePaused(by=actor.user_id))
         _staff_logged(ctx, staff, "table.pause")
         return {"status": ctx.table.status}
 
-    return _run_command(table_id=table_id, player_id=None, key=None, command="pause",
-                        request={}, actor=actor, body=body)  # fmt: skip
+    return run_command(table_id=table_id, player_id=None, key=None, command="pause",
+                        request={}, actor=actor, body=dealing(body))  # fmt: skip
 
 
 def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
@@ -78,13 +72,13 @@ def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
             raise TableError(f"Table {ctx.table.pk} is {ctx.table.status}, not paused.",
                              code="table_not_paused")  # fmt: skip
         ctx.table.status = Table.Status.OPEN
-        _table_event(ctx, "TableResumed", {"by": actor.user_id})
+        table_event(ctx, TableResumed(by=actor.user_id))
         _staff_logged(ctx, staff, "table.resume")
-        _maybe_start_hand(ctx)
+        maybe_start_hand(ctx)
         return {"status": ctx.table.status}
 
-    return _run_command(table_id=table_id, player_id=None, key=None, command="resume",
-                        request={}, actor=actor, body=body)  # fmt: skip
+    return run_command(table_id=table_id, player_id=None, key=None, command="resume",
+                        request={}, actor=actor, body=dealing(body))  # fmt: skip
 
 
 def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
@@ -96,7 +90,7 @@ def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
         if table.status == Table.Status.CLOSED:
             raise TableError(f"Table {table.pk} is already closed.", code="table_closed")
         table.status = Table.Status.CLOSED
-        _table_event(ctx, "TableClosed", {"by": actor.user_id})
+        table_event(ctx, TableClosed(by=actor.user_id))
         running = ctx.hand is not None and ctx.state is not None and not ctx.state.is_over
         in_hand = set(ctx.hand.player_ids) if running and ctx.hand is not None else set()
         cashed_out = 0
@@ -105,13 +99,13 @@ def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
                 seat.state = Seat.State.LEAVING
                 ctx.seat_changed(seat)
             else:
-                cashed_out += _cash_out(ctx, seat, reason="table-closed")
+                cashed_out += cash_out(ctx, seat, reason="table-closed")
         if running:
             # Every player of the hand is now leaving: the hand runs to its end here, and
             # its settlement cashes them out (and starts nothing, the table being closed).
-            _progress(ctx)
+            progress(ctx)
         _staff_logged(ctx, staff, "table.close", cashed_out=cashed_out, hand_finished=running)
         return {"status": table.status, "hand_finished": running}
 
-    return _run_command(table_id=table_id, player_id=None, key=None, command="close",
-                        request={}, actor=actor, body=body)  # fmt: skip
+    return run_command(table_id=table_id, player_id=None, key=None, command="close",
+                        request={}, actor=actor, body=dealing(body))  # fmt: skip

@@ -1,0 +1,331 @@
+"""The command runner: the envelope every table command runs in.
+
+A command is a ``body`` (what it does to the table's working set, :class:`Ctx`) run by
+:func:`run_command`, which owns everything around it: idempotency by the client's key
+(the outcome is stored as a ``TableCommand`` in the same transaction as its effects, and
+the same key again returns it), the table's lock, the version bump, the commit and the
+broadcast after it. The rows move in ``poker.table_io``; the rules are the bodies'
+(``poker.commands.*``, ``poker.dealer``).
+
+Two locking strategies run a body:
+
+- **Locked** (every command): one durable transaction that starts by taking the table's
+  row lock (and looking up the key in the same statement), so two commands for one
+  table never interleave while different tables run in parallel.
+- **Warm** (opt-in, ``unlocked=True``: the players' actions, the hot path): the body runs
+  on this process's working set of the table, taken out of the cache without the lock.
+  Its contract: (1) before anything the body does needs the database -- the ledger, a
+  new hand, any ORM query, caught by a database hook -- it takes the lock and proves the
+  row still at the copy's version (``Ctx.lock``); (2) otherwise its write commits only if
+  the table is still at that version; (3) a copy found stale in either way (or by a
+  duplicate event sequence number) is *overtaken*, and only then does the command run
+  again, under the lock; (4) a refusal is decided once: the body's refusal is proven
+  current by the same lock and stands -- it never runs the body again; (5) "nothing to
+  do" is answered only from the locked table, since it writes nothing a stale copy could
+  be caught by.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from core.broadcast import broadcast_table
+from core.db import on_postgres
+from core.errors import Conflict, DomainError, NotFound
+from handhistory.store import GENESIS, Actor, NewEvent, chain
+from poker import table_events, table_io
+from poker.commands import inputs
+from poker.engine.errors import EngineError
+from poker.engine.state import HandState
+from poker.hands import remember
+from poker.models import Hand, Seat, Table, TableCommand
+from poker.selectors import public_view
+
+
+class TableError(DomainError):
+    status = 422
+    default_code = "table_error"
+
+
+class StaleVersion(Conflict):
+    default_code = "stale_version"
+
+
+class KeyReused(Conflict):
+    default_code = "idempotency_key_reused"
+
+    @classmethod
+    def of(cls, key: str | None) -> KeyReused:
+        return cls(f"Key {key!r} was already used for a different command.", key=key)
+
+
+class _Overtaken(Exception):
+    """The working set a command started from without the lock is no longer current:
+    another command committed since. The only reason a command runs twice; never leaves
+    ``run_command``."""
+
+
+@dataclass
+class Ctx:
+    """One command's working set: taken under the table's lock, or (the warm strategy, see
+    the module docstring) a copy taken without it, until ``lock`` takes the lock and proves
+    the copy current. The rows behind it move in ``poker.table_io``."""
+
+    table: Table
+    actor: Actor
+    seat_map: dict[int, Seat]
+    #: (last seq, last hash) per stream, kept current as events are appended.
+    heads: dict[str, tuple[int, str]]
+    hand: Hand | None = None
+    state: HandState | None = None
+    broadcasts: list[dict[str, Any]] = field(default_factory=list)
+    #: Chained event rows not yet inserted (``write`` or ``flush`` inserts them).
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    #: Hands whose row changed (a turn's clock, a hand's end), written with the command.
+    changed_hands: dict[int, Hand] = field(default_factory=dict)
+    #: Seats whose row changed (state, big-blind wait, timeouts, time bank), likewise.
+    changed_seats: dict[int, Seat] = field(default_factory=dict)
+    #: The running hand's event payloads so far, in order, when this process has them
+    #: all (the projection of a finished hand is then computed without reading them back).
+    hand_payloads: list[dict[str, Any]] | None = None
+    #: Money moved in this command: the seats' stake balances must be read again.
+    balances_stale: bool = False
+    #: While the command runs on a working set taken without the table lock: the scope
+    #: that ``lock`` enters the transaction in. None under the lock.
+    unlocked: ExitStack | None = None
+    #: The table version the working set was taken at.
+    base_version: int = 0
+
+    @classmethod
+    def of(cls, actor: Actor, working: table_io.Working, unlocked: ExitStack | None = None) -> Ctx:
+        # The heads are copied: a stale working set must chain onto its own old heads,
+        # which the unique (stream, seq) then refuses, never onto current ones.
+        return cls(table=working.table, actor=actor, seat_map=working.seats,
+                   heads=dict(working.heads), hand=working.hand, state=working.state,
+                   hand_payloads=working.hand_payloads, unlocked=unlocked,
+                   base_version=working.table.version)  # fmt: skip
+
+    def lock(self) -> None:
+        """Takes the table lock now, if the command started without it: before anything
+        it does needs the database (the ledger, a new hand). The locked row must still
+        be at the version the working set was taken at, else ``_Overtaken``."""
+        scope, self.unlocked = self.unlocked, None
+        if scope is None:
+            return
+        scope.enter_context(transaction.atomic(durable=True))
+        if not table_io.relock(self.table, self.base_version):
+            raise _Overtaken
+
+    def lock_first(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        """A Django execute wrapper: any ORM query of an unlocked command locks first."""
+        self.lock()
+        return execute(sql, params, many, context)
+
+    def seats(self) -> dict[int, Seat]:
+        """Seats by number, with current stake balances."""
+        if self.balances_stale:
+            table_io.refresh_balances(list(self.seat_map.values()))
+            self.balances_stale = False
+        return self.seat_map
+
+    def seat_changed(self, seat: Seat) -> None:
+        """Marks ``seat``'s row to be written with the command."""
+        self.changed_seats[seat.pk] = seat
+
+    def seat_of_player(self, player_id: int) -> Seat | None:
+        return next((s for s in self.seat_map.values() if s.player_id == player_id), None)
+
+    def append(self, stream: str, events: list[NewEvent], actor: Actor) -> None:
+        rows = chain(stream=stream, events=events, actor=actor, recorded_at=timezone.now(),
+                     head=self.heads.get(stream, (0, GENESIS)))  # fmt: skip
+        self.heads[stream] = (rows[-1]["seq"], rows[-1]["hash"])
+        self.pending.extend(rows)
+        if self.hand is not None and stream == self.hand.stream and self.hand_payloads is not None:
+            self.hand_payloads.extend(e.payload for e in events)
+
+    def flush(self) -> None:
+        """Inserts the pending events now, for what reads them back in this command."""
+        self.lock()
+        table_io.insert_events(self.pending)
+        self.pending = []
+
+    def working(self) -> table_io.Working:
+        """What the table's next command starts from."""
+        hand = (
+            self.hand
+            if self.hand is not None and self.hand.pk == self.table.current_hand_id
+            else None
+        )
+        streams = [self.table.stream] + ([hand.stream] if hand is not None else [])
+        return table_io.Working(
+            table=self.table, seats=self.seats(), hand=hand,
+            state=self.state if hand is not None else None,
+            heads={stream: self.heads.get(stream, (0, GENESIS)) for stream in streams},
+            hand_payloads=self.hand_payloads if hand is not None else None,
+        )  # fmt: skip
+
+
+def request_hash(command: str, request: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps([command, request], sort_keys=True).encode()).hexdigest()
+
+
+def run_command(
+    *,
+    table_id: int,
+    player_id: int | None,
+    key: str | None,
+    command: str,
+    request: dict[str, Any],
+    actor: Actor,
+    body: Callable[[Ctx], dict[str, Any] | None],
+    unlocked: bool = False,
+) -> dict[str, Any]:
+    """The envelope of every table command (see the module docstring). A body returning
+    None did nothing (e.g. a stale timeout): no version bump, no broadcast, no record.
+
+    ``unlocked`` opts into the warm strategy when this process holds the table's working
+    set: the locked path runs the command only when that copy was overtaken.
+    """
+    inputs.client_key(player_id=player_id, key=key)
+    digest = request_hash(command, request)
+    attempt = partial(_execute, table_id=table_id, player_id=player_id, key=key,
+                      command=command, digest=digest, actor=actor, body=body)  # fmt: skip
+    if unlocked and on_postgres():
+        working = table_io.take_unlocked(table_id)
+        if working is not None:
+            try:
+                return attempt(working=working)
+            except (_Overtaken, IntegrityError):
+                pass  # the copy was stale: the command runs again, under the lock
+            except (DomainError, EngineError) as refusal:
+                # Refused on a copy proven current: decided. The warm path never looked
+                # the key up, so a key already used answers as it would under the lock.
+                return _stored_outcome(player_id=player_id, key=key, table_id=table_id,
+                                       digest=digest, failure=refusal)  # fmt: skip
+    try:
+        return attempt(working=None)
+    except (IntegrityError, DomainError, EngineError) as failure:
+        # The key was looked up by the statement that waited for the lock, so a duplicate
+        # that committed meanwhile was not seen: this one then failed on the key's unique
+        # index or on the rules (already seated...). The command stored under the key is
+        # the answer (the failure was only a symptom of losing the race).
+        return _stored_outcome(player_id=player_id, key=key, table_id=table_id,
+                               digest=digest, failure=failure)  # fmt: skip
+
+
+def _stored_outcome(*, player_id: int | None, key: str | None, table_id: int, digest: str,
+                    failure: Exception) -> dict[str, Any]:  # fmt: skip
+    """The answer of the command stored under the client's key: its outcome if it is this
+    command, else the 409 that the same key sent for another command gets; ``failure``
+    when none is stored."""
+    stored = (
+        TableCommand.objects.filter(player_id=player_id, key=key).first()
+        if player_id is not None and key
+        else None
+    )
+    if stored is None:
+        raise failure
+    if stored.request_hash != digest or stored.table_id != table_id:
+        raise KeyReused.of(key) from None
+    return {**stored.result, "replayed": True}
+
+
+def _execute(
+    *,
+    table_id: int,
+    player_id: int | None,
+    key: str | None,
+    command: str,
+    digest: str,
+    actor: Actor,
+    body: Callable[[Ctx], dict[str, Any] | None],
+    working: table_io.Working | None,
+) -> dict[str, Any]:
+    """One try of a command: under the table lock from the start (``working`` None), or
+    on ``working`` taken without it (see ``run_command``)."""
+    with ExitStack() as scope:
+        if working is None:
+            scope.enter_context(transaction.atomic(durable=True))
+            locked, done = table_io.lock(table_id, player_id, key)
+            if locked is None:
+                raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
+            if done is not None:
+                if done.request_hash != digest or done.table_id != locked.pk:
+                    raise KeyReused.of(key)
+                return {**done.result, "replayed": True}
+            ctx = Ctx.of(actor, table_io.take(locked))
+        else:
+            ctx = Ctx.of(actor, working, unlocked=scope)
+            scope.enter_context(connection.execute_wrapper(ctx.lock_first))
+        table = ctx.table
+        try:
+            outcome = body(ctx)
+        except (DomainError, EngineError):
+            # A refusal on a warm copy stands only if the copy is current: proven by the
+            # lock at its version, else _Overtaken (no-op under the lock already held).
+            ctx.lock()
+            raise
+        after = ctx.working()
+        if outcome is None:
+            if ctx.unlocked is not None:  # "nothing to do" holds only for a current table
+                raise _Overtaken
+            # Nothing changed, so nothing is written (events, hands and seats are
+            # only ever written with a new version).
+            assert not (ctx.pending or ctx.changed_hands or ctx.changed_seats)
+            result = {"noop": True, "version": table.version}
+        else:
+            table.version += 1
+            result = {**outcome, "version": table.version}
+            update = {
+                "type": "update",
+                # The update log's rows say their shape (poker.table_events); off the wire.
+                "schema": table_events.VERSION,
+                "version": table.version,
+                "events": ctx.broadcasts,
+                "public": public_view(table=table, hand=ctx.hand, state=ctx.state,
+                                      seats=list(ctx.seats().values())),
+            }  # fmt: skip
+            record = (
+                table_io.Record(player_id, key, command, digest, result)
+                if player_id is not None and key
+                else None
+            )
+            if not table_io.write(table, events=ctx.pending, hands=list(ctx.changed_hands.values()),
+                                  seats=list(ctx.changed_seats.values()), record=record,
+                                  update=update):  # fmt: skip
+                raise _Overtaken
+            basis = table_io.Published(
+                version=table.version, public=update["public"], state=after.state,
+                player_ids=tuple(after.hand.player_ids) if after.hand else (),
+            )  # fmt: skip
+            # Readers of this process see the version before its broadcast arrives. (An
+            # unlocked command's write committed by itself: these run at once.)
+            transaction.on_commit(lambda: table_io.publish(table.pk, basis))
+            broadcast_table(table.pk, update)
+    table_io.keep(after)
+    if after.hand is not None and after.state is not None:
+        remember(after.hand.pk, after.heads[after.hand.stream][1], after.state)
+    return result
+
+
+def table_event(ctx: Ctx, event: table_events.TableEvent) -> None:
+    """Appends a table event to the table's stream and the broadcast: the one way one is
+    written (stored as it goes on the wire: poker.table_events)."""
+    type_, payload = type(event).__name__, event.payload()
+    ctx.append(ctx.table.stream, [NewEvent(type=type_, version=event.VERSION, payload=payload)],
+               ctx.actor)  # fmt: skip
+    ctx.broadcasts.append({"kind": "table", "event": {"type": type_, **payload}})
+
+
+def who(seat: Seat) -> dict[str, Any]:
+    """The person at ``seat`` as table events name them (never as ``player``)."""
+    return table_events.person(seat.player_id, seat.player.get_username())
