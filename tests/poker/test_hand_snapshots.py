@@ -7,12 +7,12 @@ from __future__ import annotations
 import sys
 import threading
 
+from core.cache import BoundedCache
 from poker import hands
 
 
 def test_threads_remembering_hands_at_the_limit_never_fail(monkeypatch):
-    monkeypatch.setattr(hands, "_SNAPSHOT_LIMIT", 4)
-    monkeypatch.setattr(hands, "_SNAPSHOTS", {})
+    monkeypatch.setattr(hands, "_SNAPSHOTS", BoundedCache(4))
     before = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)  # switch threads as often as possible: races show
     errors: list[BaseException] = []
