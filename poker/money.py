@@ -14,6 +14,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
+from core import ids
+from core.ids import derived_uuid
 from ledger.models import Account, AccountKind
 from wallet.services import (
     RakeCharge,
@@ -27,12 +29,10 @@ from wallet.services import (
 )
 from wallet.tables import seat_ref, settlement_legs
 
-_NAMESPACE = uuid.UUID("6f1d8a52-3c1e-4d0a-9a57-7c6b1f0e2b11")
-
 
 def transfer_id(*parts: object) -> uuid.UUID:
     """A deterministic transfer id for the business fact named by ``parts``."""
-    return uuid.uuid5(_NAMESPACE, ":".join(str(p) for p in parts))
+    return derived_uuid(ids.TABLE_MONEY, *parts, sep=":")
 
 
 def player_cash_account(*, player_id: int, currency: str) -> Account:

@@ -34,8 +34,10 @@ from django.utils import timezone
 
 from backoffice.roles import staff_require
 from backoffice.services import staff_log_record
+from core import ids
 from core.errors import InvalidRequest, NotFound
-from ledger.errors import InvalidTransfer
+from core.ids import derived_uuid
+from ledger.errors import InvalidAmount
 from ledger.models import Account, AccountKind
 from ledger.posting import (
     PendingResolution,
@@ -53,7 +55,6 @@ from wallet.errors import (
     DepositLimitReached,
     DepositMismatch,
     IdempotencyConflict,
-    InvalidAmount,
     UnknownCurrency,
     WithdrawalBelowMinimum,
     WithdrawalDailyLimit,
@@ -71,24 +72,15 @@ from wallet.models import (
 )
 from wallet.restrictions import restriction_check
 
-_NS = uuid.UUID("0b5e7f3a-8c1d-4e2f-9a6b-7c3d2e1f0a9b")
 PLAY_MONEY = "CHIPS"
 
 
 def derived_id(*parts: object) -> uuid.UUID:
     """A deterministic UUID for the given parts (stable transfer ids for retries)."""
-    return uuid.uuid5(_NS, "\n".join(str(p) for p in parts))
+    return derived_uuid(ids.WALLET, *parts, sep="\n")
 
 
 # --- validation ------------------------------------------------------------------
-
-
-def amount_validate(value: object) -> int:
-    """A strict positive integer below 2**63 (no bool, float or string), else 400."""
-    try:
-        return check_amount(value)
-    except InvalidTransfer as exc:
-        raise InvalidAmount(exc.message, value=repr(value)) from None
 
 
 def currency_validate(value: object) -> str:
@@ -290,7 +282,7 @@ def deposit_create(
 ) -> Deposit:
     """Starts a deposit; the sandbox confirms (credits the player) at once, a webhook
     gateway later. Idempotent by ``deposit_id``."""
-    amount = amount_validate(amount)
+    amount = check_amount(amount)
     currency = currency_validate(currency)
     _real_money(currency, "deposited")
     gateway_name = gateway or settings.WALLET_DEFAULT_GATEWAY
@@ -374,7 +366,7 @@ def withdrawal_request(
     approve or reject. Limits: ``WALLET_WITHDRAWAL_MIN``, ``WALLET_WITHDRAWAL_DAILY_MAX``
     (pending + approved in the last 24 h); above ``WALLET_KYC_WITHDRAWAL_THRESHOLD`` a
     verified identity (``kyc_required``). Idempotent by ``withdrawal_id``."""
-    amount = amount_validate(amount)
+    amount = check_amount(amount)
     currency = currency_validate(currency)
     _real_money(currency, "withdrawn")
     gateway_name = gateway or settings.WALLET_DEFAULT_GATEWAY
@@ -698,7 +690,7 @@ def adjustment_create(
         raise InvalidAmount(
             f"amount must be a non-zero integer, got {amount!r}.", value=repr(amount)
         )
-    amount_validate(abs(amount))
+    check_amount(abs(amount))
     account = Account.objects.filter(pk=account_id).first()
     if account is None:
         raise NotFound(f"No account {account_id}.", code="account_not_found")
@@ -755,7 +747,7 @@ def correction_create(
     reason = _staff_reason(
         staff_user, reason, what="A correction", permission="wallet.add_correction"
     )
-    amount = amount_validate(amount)
+    amount = check_amount(amount)
     currency = currency_validate(currency)
     if from_user_id == to_user_id:
         raise InvalidRequest("A correction moves money between two players.", code="same_player")
