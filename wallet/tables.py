@@ -32,19 +32,19 @@ def settlement_legs(deltas: Sequence[tuple[K, int]], rake: int, house: K) -> lis
     """
     if sum(d for _, d in deltas) != -rake:
         raise ValueError(f"deltas {deltas} do not balance with rake {rake}")
-    payers = [[key, -d] for key, d in deltas if d < 0]
-    receivers = [[key, d] for key, d in deltas if d > 0]
-    if rake:
-        receivers.append([house, rake])
+    payers = [key for key, d in deltas if d < 0]
+    owed = [-d for _, d in deltas if d < 0]
+    receivers = [key for key, d in deltas if d > 0] + ([house] if rake else [])
+    due = [d for _, d in deltas if d > 0] + ([rake] if rake else [])
     legs: list[tuple[K, K, int]] = []
     i = j = 0
     while i < len(payers) and j < len(receivers):
-        amount = min(payers[i][1], receivers[j][1])
-        legs.append((payers[i][0], receivers[j][0], amount))
-        payers[i][1] -= amount
-        receivers[j][1] -= amount
-        if payers[i][1] == 0:
+        amount = min(owed[i], due[j])
+        legs.append((payers[i], receivers[j], amount))
+        owed[i] -= amount
+        due[j] -= amount
+        if owed[i] == 0:
             i += 1
-        if receivers[j][1] == 0:
+        if due[j] == 0:
             j += 1
     return legs

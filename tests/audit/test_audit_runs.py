@@ -26,7 +26,7 @@ from poker.models import Hand, Seat
 from poker.services import table_chat, table_sit, table_sit_out
 from poker.services_admin import staff_actor, table_pause
 from tests.audit import conftest as audit_fixtures
-from tests.poker.conftest import actor_for, key, play_random_hands
+from tests.support.poker import actor_for, key, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import copy
-import sys
-import threading
 
 import pytest
 
 from core.cache import BoundedCache
+from tests.support.threads import errors_in_threads
 
 
 def test_a_full_cache_drops_its_oldest_entry_for_a_new_key():
@@ -55,25 +54,13 @@ def test_a_deep_copy_is_an_independent_cache_with_the_same_limit():
 
 def test_threads_putting_and_popping_at_the_limit_never_fail_nor_overfill():
     cache: BoundedCache[int, int] = BoundedCache(4)
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # switch threads as often as possible: races show
-    errors: list[BaseException] = []
 
-    def churn(offset: int) -> None:
-        try:
-            for i in range(10_000):
-                cache.put(offset + i, i)
-                cache.pop(offset + i - 2)
-        except BaseException as error:  # the assertion below reports it
-            errors.append(error)
+    def churn(n: int) -> None:
+        offset = n * 1_000_000
+        for i in range(10_000):
+            cache.put(offset + i, i)
+            cache.pop(offset + i - 2)
 
-    threads = [threading.Thread(target=churn, args=(n * 1_000_000,)) for n in range(8)]
-    try:
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        sys.setswitchinterval(before)
+    errors = errors_in_threads(churn)
     assert not errors, errors[:3]
     assert len(cache) <= 4

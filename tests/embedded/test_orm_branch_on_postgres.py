@@ -14,7 +14,7 @@ from poker import services, table_io
 from poker.models import Hand, Seat, Table
 from poker.selectors import table_view
 from poker.services import table_act, table_leave, table_sit, table_sit_in, table_sit_out
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,7 +10,7 @@ from ledger.models import Account, Transfer
 from poker.models import Hand, Seat
 from poker.selectors import table_view
 from poker.services import TableError, table_act, table_sit, table_sit_in, table_top_up
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

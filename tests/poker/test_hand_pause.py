@@ -13,7 +13,7 @@ from poker.models import Hand, TableUpdate
 from poker.selectors import table_view
 from poker.services import table_act, table_chat, table_sit, timeouts_sweep
 from poker.services_admin import staff_actor, table_pause
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -25,7 +25,7 @@ from poker.services import (
     table_timeout,
     timeouts_sweep,
 )
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,7 +13,7 @@ from poker.engine.betting import legal_actions
 from poker.hands import hand_state
 from poker.models import Hand, Table
 from poker.services import table_act, table_sit
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,7 +6,7 @@ from ledger.models import Account
 from poker.hands import hand_state
 from poker.models import Hand, Seat
 from poker.services import table_act, table_leave, table_sit
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -21,9 +21,9 @@ from poker.models import Hand, Seat, Table
 from poker.selectors import table_view
 from poker.services import table_act, table_sit
 from tests.poker import conftest as poker_fixtures
-from tests.poker.conftest import actor_for, key
-from tests.poker.test_crash_recovery import Server
-from tests.web.test_browser_table import ARTIFACTS, DESKTOP, _log_in_and_open, browser_session
+from tests.support.browser import ARTIFACTS, DESKTOP, _log_in_and_open, browser_session
+from tests.support.poker import actor_for, key
+from tests.support.server import Server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

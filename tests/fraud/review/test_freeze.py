@@ -8,7 +8,7 @@ from fraud.services import case_confirm
 from ledger.models import Transfer
 from poker.models import Seat
 from poker.services import table_create, table_sit, table_sit_in, table_sit_out, table_top_up
-from tests.poker.conftest import actor_for, fund, key
+from tests.support.poker import actor_for, fund, key
 from wallet.errors import AccountRestricted
 
 pytestmark = pytest.mark.django_db
