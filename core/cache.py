@@ -30,8 +30,9 @@ class BoundedCache(MutableMapping[K, V], Generic[K, V]):
         self._lock = threading.Lock()
 
     def get(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]
-        with self._lock:
-            return self._data.get(key, default)
+        # No lock: one dict lookup is atomic in CPython, and reads are the hot path (every
+        # WebSocket frame sent, every warm command); the lock orders the writers.
+        return self._data.get(key, default)
 
     def put(self, key: K, value: V) -> None:
         with self._lock:
