@@ -41,24 +41,27 @@ def error_body(code: str, message: str, extra: dict[str, Any] | None = None) -> 
     return {"code": code, "message": message, "extra": extra or {}}
 
 
-def _engine_error_types() -> tuple[type[BaseException], ...]:
-    # The pure engine has its own error base (no Django import there); it carries the
-    # same code/message/extra attributes, so it maps exactly like a DomainError.
-    try:
-        from poker.engine.errors import EngineError
-    except ImportError:  # pragma: no cover - the engine ships with the project
-        return ()
-    return (EngineError,)
+#: Error types of layers below Django (the pure engine) that carry ``code``, ``message``
+#: and ``extra`` like a DomainError, with their default status. Core knows no app: the app
+#: that owns such errors registers them in its ``AppConfig.ready`` (poker registers the
+#: engine's), so the mapping needs no upward import.
+_FOREIGN_ERRORS: dict[type[BaseException], int] = {}
+
+
+def foreign_error_register(error_type: type[BaseException], *, status: int) -> None:
+    """Maps ``error_type`` (and its subclasses) like a DomainError, at ``status`` unless
+    the error carries its own."""
+    _FOREIGN_ERRORS[error_type] = status
 
 
 def map_exception(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
     """Status and body for a known exception, or None for an unexpected one."""
     if isinstance(exc, DomainError):
         return exc.status, exc.as_dict()
-    engine_errors = _engine_error_types()
-    if engine_errors and isinstance(exc, engine_errors):
-        status = int(getattr(exc, "status", 422))
-        return status, error_body(exc.code, exc.message, dict(exc.extra))  # type: ignore[attr-defined]
+    for error_type, default_status in _FOREIGN_ERRORS.items():
+        if isinstance(exc, error_type):
+            status = int(getattr(exc, "status", default_status))
+            return status, error_body(exc.code, exc.message, dict(exc.extra))  # type: ignore[attr-defined]
     if isinstance(exc, Http404):
         return 404, error_body("not_found", "Not found.")
     if isinstance(exc, DjangoPermissionDenied):

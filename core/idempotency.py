@@ -35,13 +35,14 @@ from django.apps import apps
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from core import ids
 from core.errors import Conflict, InvalidRequest
+from core.ids import derived_uuid
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 255
 RECORD_MODEL = "wallet.IdempotencyRecord"
-_NAMESPACE = uuid.UUID("6f1c9a52-3d0e-4c8b-9a51-2b7d4f0e8c13")
 
 
 class IdempotencyKeyRequired(InvalidRequest):
@@ -70,8 +71,8 @@ def _endpoint(request: Request) -> str:
 
 def idempotency_uuid(request: Request, purpose: str = "") -> uuid.UUID:
     """A stable UUID for (user, endpoint, key[, purpose]): the id of what the request creates."""
-    material = f"{request.user.pk}\n{_endpoint(request)}\n{_key(request)}\n{purpose}"
-    return uuid.uuid5(_NAMESPACE, material)
+    parts = (request.user.pk, _endpoint(request), _key(request), purpose)
+    return derived_uuid(ids.REQUEST, *parts, sep="\n")
 
 
 def request_hash(data: Any) -> str:

@@ -16,12 +16,13 @@ from django.db.models import QuerySet
 
 from handhistory.models import Event
 from handhistory.store import GENESIS, verify_chain
-from ledger.models import Transfer
-from poker import money
+from ledger.models import AccountKind, Transfer
 from poker.engine.events import event_from_dict
 from poker.engine.transitions import replay
 from poker.models import Hand
 from poker.table_events import UnreadableEvent, read_table_event
+from wallet.services import house_account
+from wallet.tables import seat_ref, settlement_legs
 
 
 def streams_of(rows: QuerySet[Event] | None = None) -> Iterator[list[Event]]:
@@ -71,7 +72,7 @@ def _seat_accounts(hand: Hand) -> list[int]:
     """The seat-stake account of each player of the hand (accounts outlive seats)."""
     from ledger.models import Account
 
-    refs = [f"table:{hand.table_id}:user:{pid}" for pid in hand.player_ids]
+    refs = [seat_ref(table_id=hand.table_id, player_id=pid) for pid in hand.player_ids]
     found = dict(
         Account.objects.filter(
             kind="seat_stake", owner_ref__in=refs, currency=hand.table.currency
@@ -110,8 +111,8 @@ def verify_settlements() -> tuple[int, list[str]]:
         accounts = _seat_accounts(hand)
         starting = state.config.starting_stacks
         deltas = [(accounts[i], state.stacks[i] - starting[i]) for i in range(len(accounts))]
-        house = money.house_rake_account(currency=hand.table.currency).pk
-        expected = sorted(money.settlement_legs(deltas, state.rake, house))
+        house = house_account(kind=AccountKind.HOUSE_RAKE, currency=hand.table.currency).pk
+        expected = sorted(settlement_legs(deltas, state.rake, house))
         posted = sorted(ledger_legs.get(f"hand:{hand.pk}", []))
         if expected != posted:
             problems.append(f"hand {hand.pk}: ledger settlement {posted} != replayed {expected}")

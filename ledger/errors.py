@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.errors import DomainError
+from core.errors import DomainError, InvalidRequest
 
 
 class LedgerError(DomainError):
@@ -29,6 +29,19 @@ class InvalidTransfer(LedgerError):
     """The request itself is malformed (amount, accounts, duplicate ids...)."""
 
     default_code = "invalid_transfer"
+
+
+class InvalidAmount(InvalidTransfer, InvalidRequest):
+    """An amount that is not money: anything but an integer from 1 to 2**63-1 minor units.
+
+    The one refusal of a malformed amount, wherever it is checked (the ledger, the wallet,
+    the tables: ``ledger.posting.check_amount``). A malformed value is a malformed request,
+    so it is an ``InvalidRequest`` too and answers 400 like the wallet always did; an
+    amount the rules refuse in a betting spot is the engine's 422 ``invalid_amount``.
+    """
+
+    status = 400
+    default_code = "invalid_amount"
 
 
 class InsufficientFunds(LedgerError):

@@ -47,6 +47,7 @@ from ledger.errors import (
     CurrencyMismatch,
     HoldAlreadyResolved,
     InsufficientFunds,
+    InvalidAmount,
     InvalidTransfer,
     LedgerError,
     PendingTransferNotFound,
@@ -169,15 +170,15 @@ class _Leg:
 
 
 def check_amount(value: object, *, name: str = "amount") -> int:
-    """``value`` if it is a strict integer in 1..2**63-1, else ``InvalidTransfer``.
+    """``value`` if it is a strict integer in 1..2**63-1, else ``InvalidAmount``: the one
+    definition of a valid amount (the wallet's and the tables' checks call it).
 
     Booleans, floats (even ``10.0``) and strings (even ``"10"``) are refused: money is
     never coerced.
     """
     if type(value) is not int or not 0 < value <= MAX_AMOUNT:
-        raise InvalidTransfer(
+        raise InvalidAmount(
             f"{name} must be an integer from 1 to {MAX_AMOUNT} minor units, got {value!r}.",
-            code="invalid_amount",
             value=repr(value),
         )
     return value

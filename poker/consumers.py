@@ -29,6 +29,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from core.broadcast import table_group
+from core.cache import BoundedCache
 from core.errors import DomainError, NotFound
 from core.exceptions import map_exception
 from core.ws_auth import _user_for_token
@@ -100,8 +101,7 @@ def _has_hand_events(update: dict[str, Any]) -> bool:
 
 #: (table, version) -> the update's wire text: every connection of this process watching
 #: the table sends the same bytes, so it is serialised once. Small and bounded.
-_WIRE: dict[tuple[int, int], str] = {}
-_WIRE_LIMIT = 1024
+_WIRE: BoundedCache[tuple[int, int], str] = BoundedCache(1024)
 
 
 def _wire(table_id: int, update: dict[str, Any]) -> str:
@@ -109,9 +109,7 @@ def _wire(table_id: int, update: dict[str, Any]) -> str:
     text = _WIRE.get(cache_key)
     if text is None:
         text = json.dumps(_public(update), separators=(",", ":"))
-        if len(_WIRE) >= _WIRE_LIMIT:
-            _WIRE.pop(next(iter(_WIRE)))
-        _WIRE[cache_key] = text
+        _WIRE.put(cache_key, text)
     return text
 
 

@@ -6,19 +6,16 @@ so a rolled-back or foreign write can never be served stale; a miss costs one re
 
 from __future__ import annotations
 
-import threading
-
+from core.cache import BoundedCache
 from handhistory.store import stream_events, stream_head
 from poker.engine.events import event_from_dict
 from poker.engine.state import HandState
 from poker.engine.transitions import replay
 from poker.models import Hand
 
-_SNAPSHOTS: dict[int, tuple[str, HandState]] = {}
-_SNAPSHOT_LIMIT = 2048
-#: Several threads of one process remember hands (the ASGI thread pool, bot threads):
-#: evicting the oldest while another thread does is a KeyError without it.
-_LOCK = threading.Lock()
+#: hand id -> (stream head hash, state). Several threads of one process remember hands
+#: (the ASGI thread pool, bot threads): the cache's lock keeps their evictions apart.
+_SNAPSHOTS: BoundedCache[int, tuple[str, HandState]] = BoundedCache(2048)
 
 
 def hand_state(
@@ -37,7 +34,4 @@ def hand_state(
 
 def remember(hand_id: int, head_hash: str, state: HandState) -> None:
     """Keeps ``state`` as the snapshot of the hand at ``head_hash`` (after commit)."""
-    with _LOCK:
-        if len(_SNAPSHOTS) >= _SNAPSHOT_LIMIT:
-            _SNAPSHOTS.pop(next(iter(_SNAPSHOTS)))
-        _SNAPSHOTS[hand_id] = (head_hash, state)
+    _SNAPSHOTS.put(hand_id, (head_hash, state))

@@ -26,7 +26,6 @@ run`` on a bare machine) the same effects go through the ORM, always under the l
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +33,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
+from core.cache import BoundedCache
 from core.db import json_param, on_postgres, run_prepared
 from handhistory.models import Event
 from handhistory.store import stream_head
@@ -114,9 +114,8 @@ class Working:
 #: from an earlier one that had its id (a database reset or restore under a running
 #: process), whose versions may coincide. A set in the cache is never changed: a command
 #: takes it out first (:func:`take`, :func:`take_unlocked`) and puts back its own.
-_CACHE: dict[int, Working] = {}
-_CACHE_LOCK = threading.Lock()
 _CACHE_LIMIT = 4096
+_CACHE: BoundedCache[int, Working] = BoundedCache(_CACHE_LIMIT)
 
 
 def _identity(table: Table) -> tuple[Any, int]:
@@ -159,8 +158,7 @@ def take_unlocked(table_id: int) -> Working | None:
     it is current unless another process committed since. A command that starts from it
     therefore proves it current before anything it does counts: :func:`relock` when it
     needs the database, or the version guard of its :func:`write`."""
-    with _CACHE_LOCK:
-        return _CACHE.pop(table_id, None)
+    return _CACHE.pop(table_id)
 
 
 _RELOCK_SQL = "SELECT created_at, version FROM poker_table WHERE id = %(table)s::int8 FOR UPDATE"
@@ -176,10 +174,7 @@ def relock(table: Table, version: int) -> bool:
 
 def keep(working: Working) -> None:
     """Leaves the working set of a committed command for the table's next command."""
-    with _CACHE_LOCK:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[working.table.pk] = working
+    _CACHE.put(working.table.pk, working)
 
 
 def peek(table_id: int) -> Working | None:
@@ -201,7 +196,7 @@ class Published:
     state: HandState | None
 
 
-_PUBLISHED: dict[int, Published] = {}
+_PUBLISHED: BoundedCache[int, Published] = BoundedCache(_CACHE_LIMIT)
 
 
 def publish(table_id: int, basis: Published) -> None:
@@ -212,13 +207,12 @@ def publish(table_id: int, basis: Published) -> None:
     and a table that reuses an id (a reset database) replaces the old table's entry with
     its first command, before any reader can have seen one of its versions.
     """
-    with _CACHE_LOCK:
-        if table_id not in _PUBLISHED and len(_PUBLISHED) >= _CACHE_LIMIT:
-            _PUBLISHED.pop(next(iter(_PUBLISHED)))
-        _PUBLISHED[table_id] = basis
+    _PUBLISHED.put(table_id, basis)
 
 
 def published(table_id: int) -> Published | None:
+    """What the last command of the table committed in this process published, if any:
+    the read side's one way into the write path's cache (``selectors.view_at``)."""
     return _PUBLISHED.get(table_id)
 
 

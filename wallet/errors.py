@@ -5,10 +5,6 @@ from __future__ import annotations
 from core.errors import Conflict, DomainError, InvalidRequest, NotFound
 
 
-class InvalidAmount(InvalidRequest):
-    default_code = "invalid_amount"
-
-
 class UnknownCurrency(InvalidRequest):
     default_code = "unknown_currency"
 

@@ -27,10 +27,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.errors import InvalidRequest
+from ledger.posting import check_amount
 from wallet.errors import InvalidDuration, InvalidPeriod, RestrictionInForce
 from wallet.models import DepositLimit, DepositLimitChange, Restriction
 from wallet.restrictions import SELF_IMPOSED, in_force
-from wallet.services import PLAY_MONEY, amount_validate, currency_validate
+from wallet.services import PLAY_MONEY, currency_validate
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ def deposit_limit_set(
             code="currency_not_allowed", currency=currency,
         )  # fmt: skip
     period = period_validate(period)
-    new = None if amount is None else amount_validate(amount)
+    new = None if amount is None else check_amount(amount)
     delay = timedelta(hours=int(settings.WALLET_LIMIT_RAISE_DELAY_HOURS))
     with transaction.atomic(durable=True):
         limit = _locked_limit(user_id=user.pk, currency=currency, period=period)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from poker.engine.cards import FULL_DECK, SHORT_DECK
 from poker.engine.errors import InvalidConfig
@@ -22,9 +22,34 @@ from poker.engine.evaluator import (
     short_deck_category,
 )
 
-if TYPE_CHECKING:
-    from poker.engine.config import HandConfig
-    from poker.engine.state import HandState
+
+# What a betting structure reads of a hand, named here so that this module stays a leaf:
+# ``config`` and ``state`` import the variants, and a variant only needs these fields of
+# theirs (``HandConfig`` is a ``BetLimits``, ``HandState`` is ``Chips``, structurally).
+class BetLimits(Protocol):
+    @property
+    def min_bet(self) -> int: ...
+
+    @property
+    def small_bet(self) -> int: ...
+
+    @property
+    def big_bet(self) -> int: ...
+
+    @property
+    def blinds_or_straddles(self) -> tuple[int, ...]: ...
+
+
+class Chips(Protocol):
+    @property
+    def stacks(self) -> tuple[int, ...]: ...
+
+    @property
+    def bets(self) -> tuple[int, ...]: ...
+
+    @property
+    def committed(self) -> tuple[int, ...]: ...
+
 
 STREET_NAMES: tuple[str, ...] = ("preflop", "flop", "turn", "river")
 
@@ -42,11 +67,11 @@ class BettingStructure(Protocol):
         """Most bets (the opening bet or blind plus raises) per street; 0 is no cap."""
         ...
 
-    def min_increment(self, config: HandConfig, street: int) -> int:
+    def min_increment(self, config: BetLimits, street: int) -> int:
         """Smallest full bet or raise increment on ``street`` before anyone raised."""
         ...
 
-    def max_to(self, state: HandState, player: int, min_to: int) -> int:
+    def max_to(self, state: Chips, player: int, min_to: int) -> int:
         """Largest legal *to* amount for ``player`` given the legal minimum ``min_to``."""
         ...
 
@@ -63,12 +88,12 @@ class NoLimit:
     name: str = "no_limit"
     cap: int = 0
 
-    def min_increment(self, config: HandConfig, street: int) -> int:
+    def min_increment(self, config: BetLimits, street: int) -> int:
         if street == 0:
             return max(config.min_bet, *config.blinds_or_straddles)
         return config.min_bet
 
-    def max_to(self, state: HandState, player: int, min_to: int) -> int:
+    def max_to(self, state: Chips, player: int, min_to: int) -> int:
         return state.stacks[player] + state.bets[player]
 
 
@@ -79,12 +104,12 @@ class PotLimit:
     name: str = "pot_limit"
     cap: int = 0
 
-    def min_increment(self, config: HandConfig, street: int) -> int:
+    def min_increment(self, config: BetLimits, street: int) -> int:
         if street == 0:
             return max(config.min_bet, *config.blinds_or_straddles)
         return config.min_bet
 
-    def max_to(self, state: HandState, player: int, min_to: int) -> int:
+    def max_to(self, state: Chips, player: int, min_to: int) -> int:
         bets = state.bets
         pot = sum(state.committed)
         pot_to = 2 * max(bets) - bets[player] + pot
@@ -102,10 +127,10 @@ class FixedLimit:
     name: str = "fixed_limit"
     cap: int = 4
 
-    def min_increment(self, config: HandConfig, street: int) -> int:
+    def min_increment(self, config: BetLimits, street: int) -> int:
         return config.small_bet if street < 2 else config.big_bet
 
-    def max_to(self, state: HandState, player: int, min_to: int) -> int:
+    def max_to(self, state: Chips, player: int, min_to: int) -> int:
         return min_to
 
 

@@ -4,7 +4,8 @@ import pytest
 
 from poker.commands.seating import table_sit, table_top_up
 from poker.commands.staff import staff_actor, table_pause
-from tests.poker.conftest import actor_for, key, play_random_hands, player, table  # noqa: F401 - shared table fixtures
+from tests.poker.conftest import player, table  # noqa: F401 - shared table fixtures
+from tests.support.poker import actor_for, key, play_random_hands
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from poker.commands.seating import table_sit, table_sit_out
 from poker.commands.staff import staff_actor, table_pause
 from poker.models import Hand, Seat
 from tests.audit import conftest as audit_fixtures
-from tests.poker.conftest import actor_for, key, play_random_hands
+from tests.support.poker import actor_for, key, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

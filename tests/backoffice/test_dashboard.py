@@ -16,7 +16,7 @@ from ledger.models import AccountKind
 from ledger.services import ledger_account_open, ledger_transfer
 from poker.models import Hand
 from tests.audit import conftest as audit_fixtures
-from tests.poker.conftest import fund
+from tests.support.poker import fund
 from wallet.models import Deposit
 from wallet.services import withdrawal_request
 

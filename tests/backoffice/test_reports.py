@@ -19,8 +19,8 @@ from handhistory.models import HandSummary, PlayerHandResult
 from ledger.models import Transfer
 from poker.commands.seating import table_sit
 from poker.models import Hand
-from tests.poker.conftest import actor_for, fund, key, play_random_hands
-from tests.wallet.conftest import post
+from tests.support.poker import actor_for, fund, key, play_random_hands
+from tests.support.wallet import post
 from wallet.amounts import money_format
 from wallet.services import player_account, withdrawal_approve, withdrawal_reject
 

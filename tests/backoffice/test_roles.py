@@ -23,8 +23,8 @@ from ledger.models import Account, Transfer
 from poker.commands.seating import table_sit
 from poker.commands.staff import staff_actor, table_close, table_pause, table_resume
 from poker.models import Hand
-from tests.poker.conftest import actor_for, fund, key, play_random_hands
-from tests.wallet.conftest import post
+from tests.support.poker import actor_for, fund, key, play_random_hands
+from tests.support.wallet import post
 from wallet.models import Restriction, Withdrawal
 from wallet.restrictions import restriction_impose, restriction_lift
 from wallet.services import (

@@ -13,8 +13,8 @@ from handhistory.models import Event
 from ledger.models import Transfer
 from poker.commands.seating import table_create
 from poker.models import Seat, TableCommand
-from tests.poker.conftest import fund
-from tests.poker.test_api_tables import post, sit
+from tests.support.poker import fund
+from tests.support.tables_api import post, sit
 from wallet.models import Deposit, IdempotencyRecord, Withdrawal
 
 pytestmark = pytest.mark.django_db(transaction=True)

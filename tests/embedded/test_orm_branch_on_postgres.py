@@ -16,7 +16,7 @@ from poker.commands.play import table_act
 from poker.commands.seating import table_leave, table_sit, table_sit_in, table_sit_out
 from poker.models import Hand, Seat, Table
 from poker.selectors import table_view
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -26,7 +26,7 @@ from fraud.tasks import analyse
 from handhistory.models import Event
 from ledger.models import Transfer
 from poker.models import Hand
-from tests.poker.conftest import play_hands_with_rebuys
+from tests.support.poker import play_hands_with_rebuys
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def played(player, table):
     """Three players and 12 finished hands at one table."""
     from poker.commands.seating import table_sit
-    from tests.poker.conftest import actor_for, key
+    from tests.support.poker import actor_for, key
 
     users = [player(amount=1_000_000) for _ in range(3)]
     t = table()
@@ -117,7 +117,7 @@ def test_new_hands_are_counted_from_the_watermark(played, player, table):
     analysis_run()
     counted = IngestedHand.objects.count()
     from poker.commands.seating import table_sit
-    from tests.poker.conftest import actor_for, key
+    from tests.support.poker import actor_for, key
 
     t = table(name="second")
     for u in played:

@@ -1,7 +1,8 @@
 import random
 
 from poker.commands.seating import table_sit
-from tests.poker.conftest import actor_for, key, play_random_hands, player, table  # noqa: F401 - shared table fixtures
+from tests.poker.conftest import player, table  # noqa: F401 - shared table fixtures
+from tests.support.poker import actor_for, key, play_random_hands
 
 
 def raked_table_played(make_table, make_player, *, hands, seed):

@@ -11,7 +11,7 @@ from handhistory.models import Event
 from ledger.models import Transfer
 from poker.engine.cards import format_card
 from poker.models import Hand
-from tests.poker.test_api_tables import check_down, fold_hand, sit, state
+from tests.support.tables_api import check_down, fold_hand, sit, state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

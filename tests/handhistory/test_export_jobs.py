@@ -28,7 +28,7 @@ from poker.engine.events import HoleCardsDealt
 from poker.models import Hand
 from poker.privacy import shown_players
 from tests.handhistory.test_export_phh import played_hands
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -19,7 +19,7 @@ from poker.commands.seating import table_sit
 from poker.engine import phh_cli
 from poker.engine.events import AntePosted, PotAwarded, RakeTaken, UncalledBetReturned
 from poker.models import Hand, Seat
-from tests.poker.conftest import actor_for, key, play_hands_with_rebuys, play_random_hands
+from tests.support.poker import actor_for, key, play_hands_with_rebuys, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

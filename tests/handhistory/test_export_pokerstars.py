@@ -14,7 +14,7 @@ from handhistory.exports import FORMATS, pokerstars
 from handhistory.exports.records import STAFF, Viewer, hand_records
 from poker.commands.seating import table_sit
 from tests.handhistory.test_export_phh import played_hands, settled
-from tests.poker.conftest import actor_for, fund, key, play_hands_with_rebuys
+from tests.support.poker import actor_for, fund, key, play_hands_with_rebuys
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

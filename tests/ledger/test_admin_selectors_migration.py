@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from ledger.models import Account
 from ledger.selectors import account_get, accounts_of_owner, transfers_of_accounts
 from ledger.services import ledger_post_transfers
-from tests.ledger.conftest import reload, transfer
+from tests.support.ledger import reload, transfer
 
 
 @pytest.fixture

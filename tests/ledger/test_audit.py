@@ -14,7 +14,7 @@ from django.db import connection
 
 from ledger.audit import ledger_audit
 from ledger.services import ledger_hold, ledger_post_transfers
-from tests.ledger.conftest import transfer
+from tests.support.ledger import transfer
 
 
 def _sql(*statements, params=()):

@@ -15,7 +15,7 @@ from ledger.audit import ledger_audit
 from ledger.errors import InsufficientFunds, TransferConflict
 from ledger.models import Account, Transfer
 from ledger.services import ledger_post_transfers, ledger_post_transfers_in_transaction
-from tests.ledger.conftest import reload, transfer
+from tests.support.ledger import reload, transfer
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -26,7 +26,7 @@ from ledger.services import (
     ledger_post_transfers,
     ledger_void_pending,
 )
-from tests.ledger.conftest import fund, new_account, transfer
+from tests.support.ledger import fund, new_account, transfer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

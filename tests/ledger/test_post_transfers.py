@@ -25,7 +25,7 @@ from ledger.services import (
     ledger_post_transfers_in_transaction,
     ledger_transfer,
 )
-from tests.ledger.conftest import fund, new_account, reload, transfer
+from tests.support.ledger import fund, new_account, reload, transfer
 
 
 def test_a_transfer_moves_money_and_bumps_versions(account):

@@ -15,7 +15,7 @@ from ledger.errors import HoldAlreadyResolved, InsufficientFunds, LedgerError, T
 from ledger.models import Account, Transfer
 from ledger.posting import PendingResolution, TransferRequest
 from ledger.services import ledger_post_transfers
-from tests.ledger.conftest import new_account
+from tests.support.ledger import new_account
 
 ACCOUNTS = 4
 amounts = st.integers(min_value=1, max_value=400)

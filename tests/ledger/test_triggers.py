@@ -18,7 +18,7 @@ from ledger.services import (
     ledger_post_transfers,
     ledger_post_transfers_in_transaction,
 )
-from tests.ledger.conftest import reload, transfer
+from tests.support.ledger import reload, transfer
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -23,7 +23,7 @@ from ledger.services import (
     ledger_post_transfers,
     ledger_void_pending,
 )
-from tests.ledger.conftest import reload, transfer
+from tests.support.ledger import reload, transfer
 
 
 def _hold(a, b, amount):

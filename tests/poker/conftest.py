@@ -1,36 +1,7 @@
-import itertools
-import uuid
-
 import pytest
 
-from handhistory.store import Actor
-from ledger.models import AccountKind
-from ledger.services import ledger_account_open, ledger_transfer
-from poker import money
 from poker.commands.seating import table_create
-
-_keys = itertools.count()
-
-
-def fund(user, amount, currency="CHIPS"):
-    """Gives a player wallet money from a play-money issuer account."""
-    issuer = ledger_account_open(
-        kind=AccountKind.BONUS, owner_ref="test-issuer", currency=currency, must_not_overdraw=False
-    )
-    cash = money.player_cash_account(player_id=user.pk, currency=currency)
-    ledger_transfer(
-        transfer_id=uuid.uuid4(), debit_account_id=issuer.pk, credit_account_id=cash.pk,
-        amount=amount, currency=currency, code="test_grant",
-    )  # fmt: skip
-    return cash
-
-
-def key():
-    return f"k{next(_keys)}-{uuid.uuid4().hex[:8]}"
-
-
-def actor_for(user):
-    return Actor(kind="player", user_id=user.pk, client_ip="127.0.0.1")
+from tests.support.poker import fund
 
 
 @pytest.fixture
@@ -54,56 +25,3 @@ def table():
         return table_create(**params)
 
     return make
-
-
-def play_random_hands(t, users, hands, rng):
-    """Drives random legal actions through the table service until ``hands`` more hands
-    have ended (or nobody can play). Returns the number of actions taken."""
-    from poker.commands.play import table_act
-    from poker.models import Table
-    from poker.selectors import table_view
-
-    by_id = {u.pk: u for u in users}
-    start = Table.objects.get(pk=t.pk).hands_played
-    actions = 0
-    while True:
-        table = Table.objects.get(pk=t.pk)
-        finished = table.hands_played - (1 if table.current_hand_id else 0)
-        if finished - start >= hands or table.current_hand_id is None:
-            return actions
-        view = table_view(table_id=t.pk, viewer_id=None)
-        actor_seat = view["hand"]["actor_seat"]
-        actor_id = next(s["user_id"] for s in view["seats"] if s["seat"] == actor_seat)
-        mine = table_view(table_id=t.pk, viewer_id=actor_id)["you"]["legal_actions"]
-        choice = rng.choice(mine["actions"])
-        amount = None
-        if choice in ("bet", "raise"):
-            amount = rng.choice(
-                [mine["min_to"], mine["max_to"], (mine["min_to"] + mine["max_to"]) // 2]
-            )
-        table_act(table_id=t.pk, player_id=actor_id, action=choice, amount=amount, key=key(),
-                  actor=actor_for(by_id[actor_id]))  # fmt: skip
-        actions += 1
-
-
-def play_hands_with_rebuys(t, users, buy_ins, hands, rng):
-    """Random legal actions until ``hands`` hands have ended at ``t``; a player who busts
-    rebuys their buy-in and sits in again, as people do (the deck is shuffled afresh each
-    run, so without rebuys a table could stop after any number of hands)."""
-    from poker.commands.seating import table_sit_in, table_top_up
-    from poker.models import Hand, Seat
-
-    finished = Hand.objects.filter(table=t, ended_at__isnull=False)
-    for _ in range(hands):  # each round ends at least one hand, or nobody could play
-        if (done := finished.count()) >= hands:
-            break
-        play_random_hands(t, users, hands - done, rng)
-        if finished.count() >= hands:
-            break
-        for user, buy_in in zip(users, buy_ins, strict=True):
-            seat = Seat.objects.get(table=t, player=user)
-            if seat.stake_account.balance == 0:
-                table_top_up(table_id=t.pk, player_id=user.pk, amount=buy_in, key=key(),
-                             actor=actor_for(user))  # fmt: skip
-                table_sit_in(table_id=t.pk, player_id=user.pk, key=key(), actor=actor_for(user))
-    assert finished.count() >= hands, "the table stopped dealing"

@@ -11,7 +11,7 @@ import pytest
 from handhistory.models import Event
 from ledger.models import Transfer
 from poker.models import TableCommand
-from tests.poker.test_api_tables import act, actor_client, post, sit, state, tables_url
+from tests.support.tables_api import act, actor_client, post, sit, state, tables_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ import pytest
 
 from handhistory.models import Event, HandSummary
 from poker.models import Hand, Table
-from tests.poker.test_api_tables import check_down, fold_hand, sit, state
+from tests.support.tables_api import check_down, fold_hand, sit, state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,7 @@ from poker.commands.runner import TableError
 from poker.commands.seating import table_sit, table_sit_in, table_top_up
 from poker.models import Hand, Seat
 from poker.selectors import table_view
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -30,7 +30,7 @@ from poker.fairness import (
 from poker.models import ClientSeed, Hand, Table, TableUpdate
 from poker.selectors import lobby, table_view
 from tests.handhistory.test_export_phh import TABLES, played_hands
-from tests.poker.conftest import actor_for, key, play_random_hands
+from tests.support.poker import actor_for, key, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,7 +15,7 @@ from poker.commands.seating import table_sit
 from poker.commands.staff import staff_actor, table_pause
 from poker.models import Hand, TableUpdate
 from poker.selectors import table_view
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,7 @@ from handhistory.models import PlayerHandResult
 from handhistory.readable import readable_hand
 from poker.engine.cards import format_cards
 from poker.models import Hand, Table
-from tests.poker.test_api_tables import check_down, fold_hand, sit, state
+from tests.support.tables_api import check_down, fold_hand, sit, state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,33 +4,18 @@ hands at once."""
 
 from __future__ import annotations
 
-import sys
-import threading
-
+from core.cache import BoundedCache
 from poker import hands
+from tests.support.threads import errors_in_threads
 
 
 def test_threads_remembering_hands_at_the_limit_never_fail(monkeypatch):
-    monkeypatch.setattr(hands, "_SNAPSHOT_LIMIT", 4)
-    monkeypatch.setattr(hands, "_SNAPSHOTS", {})
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # switch threads as often as possible: races show
-    errors: list[BaseException] = []
+    monkeypatch.setattr(hands, "_SNAPSHOTS", BoundedCache(4))
 
-    def remember_many(offset: int) -> None:
-        try:
-            for i in range(20_000):
-                hands.remember(offset + i, "head", None)  # type: ignore[arg-type]
-        except BaseException as error:  # the assertion below reports it
-            errors.append(error)
+    def remember_many(n: int) -> None:
+        for i in range(20_000):
+            hands.remember(n * 1_000_000 + i, "head", None)  # type: ignore[arg-type]
 
-    threads = [threading.Thread(target=remember_many, args=(n * 1_000_000,)) for n in range(8)]
-    try:
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        sys.setswitchinterval(before)
+    errors = errors_in_threads(remember_many)
     assert not errors, errors[:3]
     assert len(hands._SNAPSHOTS) <= 4

@@ -11,8 +11,8 @@ import pytest
 from handhistory.models import Event
 from ledger.models import Transfer
 from poker.models import Seat, TableCommand
-from tests.poker.test_api_tables import post, tables_url
 from tests.poker.test_races import _clone, concurrently
+from tests.support.tables_api import post, tables_url
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("tables")]
 

@@ -1,4 +1,4 @@
-"""How a finished hand's result becomes ledger legs (``poker.money.settlement_legs``): the
+"""How a finished hand's result becomes ledger legs (``wallet.tables.settlement_legs``): the
 settlement posted at the end of every hand and recomputed by ``verify_event_store``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from poker.money import settlement_legs
+from wallet.tables import settlement_legs
 
 HOUSE = "house"
 

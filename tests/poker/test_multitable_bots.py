@@ -23,7 +23,7 @@ from poker import money
 from poker.commands.staff import staff_actor, table_pause
 from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
-from tests.poker.test_api_tables import act, post, sit, tables_url
+from tests.support.tables_api import act, post, sit, tables_url
 
 Recorder = list[tuple[Any, str, Any]]  # (client, url, response body)
 

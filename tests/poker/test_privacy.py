@@ -17,8 +17,8 @@ import pytest
 
 from poker.engine.cards import format_card
 from poker.models import Hand
-from tests.poker.test_api_tables import tables_url
 from tests.poker.test_multitable_bots import Recorder, bot_step, get, seat_three, top_up_broke
+from tests.support.tables_api import tables_url
 
 pytestmark = [
     pytest.mark.slow,

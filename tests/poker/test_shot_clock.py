@@ -22,7 +22,7 @@ from poker.commands.play import table_timeout, timeouts_sweep
 from poker.commands.seating import table_sit
 from poker.dealer import TIMEOUTS_BEFORE_SIT_OUT
 from poker.models import Hand, Seat, Table
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,7 +7,7 @@ from poker.commands.play import table_act
 from poker.commands.seating import table_leave, table_sit
 from poker.hands import hand_state
 from poker.models import Hand, Seat
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

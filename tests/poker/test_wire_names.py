@@ -22,8 +22,8 @@ from handhistory.models import Event
 from handhistory.store import Actor, NewEvent, events_append
 from ledger.models import Transfer
 from poker.models import Hand, Table, TableCommand, TableUpdate
-from tests.poker.conftest import fund
-from tests.poker.test_api_tables import act, check_down, fold_hand, post, sit, state, tables_url
+from tests.support.poker import fund
+from tests.support.tables_api import act, check_down, fold_hand, post, sit, state, tables_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.poker.conftest import actor_for, fund, key
 from tests.poker.test_wire_names import AMBIGUOUS, ENGINE_INDEX_WORDING, ambiguous_keys
 from tests.poker.test_ws_protocol import WS, counts
+from tests.support.poker import actor_for, fund, key
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("async_db_cleanup")]
 

@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tests.poker.conftest import actor_for, fund, key
+from tests.support.poker import actor_for, fund, key
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("async_db_cleanup")]
 

@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from ledger.models import Transfer
-
-_keys = itertools.count()
-
-
-def new_key() -> str:
-    return f"key-{next(_keys)}"
-
-
-def post(
-    client: Any, url: str, body: dict[str, Any] | None = None, key: str | None = "auto"
-) -> Any:
-    headers = {} if key is None else {"HTTP_IDEMPOTENCY_KEY": new_key() if key == "auto" else key}
-    return client.post(url, body or {}, format="json", **headers)
+from tests.support.wallet import post
 
 
 @pytest.fixture
@@ -41,12 +28,6 @@ def staff(auth_client: Callable[..., Any], make_user: Callable[..., Any]) -> Any
 @pytest.fixture
 def transfer_count() -> Callable[[], int]:
     return lambda: Transfer.objects.count()
-
-
-def balances(client: Any) -> dict[str, dict[str, int]]:
-    response = client.get("/api/v1/wallet/")
-    assert response.status_code == 200
-    return {row["currency"]: row for row in response.json()["balances"]}
 
 
 @pytest.fixture(autouse=True)

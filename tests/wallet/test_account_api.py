@@ -13,8 +13,8 @@ from ledger.models import Transfer
 from poker.commands.seating import table_leave, table_sit
 from poker.models import Seat
 from tests.poker import conftest as poker_fixtures
-from tests.poker.conftest import actor_for, key, play_random_hands
-from tests.wallet.conftest import post
+from tests.support.poker import actor_for, fund, key, play_random_hands
+from tests.support.wallet import post
 
 pytestmark = pytest.mark.django_db
 
@@ -62,11 +62,11 @@ def test_history_totals_count_deposits_withdrawals_buy_ins_cash_outs_and_hands(
 ):
     client = auth_client()
     alice = client.user
-    poker_fixtures.fund(alice, 100_000)
+    fund(alice, 100_000)
     post(client, "/api/v1/wallet/deposits/", {"amount": 3_000, "currency": "EUR"})
     post(client, "/api/v1/wallet/withdrawals/", {"amount": 1_000, "currency": "EUR"})
     bob = auth_client().user
-    poker_fixtures.fund(bob, 100_000)
+    fund(bob, 100_000)
     t = table(name="History table")
     for user in (alice, bob):
         table_sit(table_id=t.pk, player_id=user.pk, buy_in=10_000, key=key(), actor=actor_for(user))
@@ -99,7 +99,7 @@ def test_the_session_runs_from_the_earliest_seat_held_and_sums_its_hands(
     alice = client.user
     bob = auth_client().user
     for user in (alice, bob):
-        poker_fixtures.fund(user, 100_000)
+        fund(user, 100_000)
     assert client.get("/api/v1/account/session/").json() == {
         "reminder_minutes": 45,
         "sessions": [],
@@ -127,7 +127,7 @@ def test_the_session_runs_from_the_earliest_seat_held_and_sums_its_hands(
 def test_no_session_once_the_player_left_the_table(auth_client, table):
     client = auth_client()
     alice = client.user
-    poker_fixtures.fund(alice, 100_000)
+    fund(alice, 100_000)
     t = table(name="Leave table")
     table_sit(table_id=t.pk, player_id=alice.pk, buy_in=10_000, key=key(), actor=actor_for(alice))
     assert len(client.get("/api/v1/account/session/").json()["sessions"]) == 1

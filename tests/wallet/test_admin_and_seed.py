@@ -10,9 +10,9 @@ from django.core.management import call_command
 
 from core.errors import Forbidden, InvalidRequest, NotFound
 from ledger.audit import ledger_audit
+from ledger.errors import InvalidAmount
 from ledger.models import Account, Transfer
-from tests.wallet.conftest import post
-from wallet.errors import InvalidAmount
+from tests.support.wallet import post
 from wallet.models import Adjustment, Withdrawal
 from wallet.services import adjustment_create, player_account
 

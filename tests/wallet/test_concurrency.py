@@ -11,7 +11,7 @@ from django.db import connection
 
 from ledger.audit import ledger_audit
 from ledger.models import Transfer
-from tests.wallet.conftest import balances, post
+from tests.support.wallet import balances, post
 from wallet.gateways import sign
 
 pytestmark = [

@@ -7,7 +7,7 @@ import pytest
 
 from ledger.models import Account, Transfer
 from ledger.posting import MAX_AMOUNT
-from tests.wallet.conftest import balances, post
+from tests.support.wallet import balances, post
 from wallet.models import Deposit
 
 pytestmark = pytest.mark.django_db

@@ -14,9 +14,9 @@ from ledger.models import Account
 from ledger.posting import MAX_AMOUNT
 from ledger.services import ledger_account_close, ledger_post_transfers
 from poker.commands.seating import table_create
-from tests.ledger.conftest import fund, new_account, transfer
-from tests.poker.test_api_tables import post, tables_url
-from tests.wallet.conftest import post as wallet_post
+from tests.support.ledger import fund, new_account, transfer
+from tests.support.tables_api import post, tables_url
+from tests.support.wallet import post as wallet_post
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

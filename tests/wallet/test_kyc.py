@@ -8,7 +8,7 @@ import pytest
 from backoffice.models import StaffAction
 from core.errors import DomainError
 from ledger.models import Transfer
-from tests.wallet.conftest import balances, post
+from tests.support.wallet import balances, post
 from wallet.errors import KycNotAllowed
 from wallet.kyc import kyc_status_of, kyc_status_set, kyc_submit
 from wallet.models import KycStatusChange, Withdrawal

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.wallet.conftest import post
+from tests.support.wallet import post
 
 pytestmark = pytest.mark.django_db
 

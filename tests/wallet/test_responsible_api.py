@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.wallet.conftest import post
+from tests.support.wallet import post
 from wallet.models import DepositLimit, DepositLimitChange, Restriction
 from wallet.restrictions import restriction_impose
 

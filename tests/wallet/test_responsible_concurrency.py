@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ledger.audit import ledger_audit
-from tests.wallet.conftest import balances, post
+from tests.support.wallet import balances, post
 from tests.wallet.test_concurrency import _race
 from wallet.models import Deposit
 from wallet.responsible import deposit_limit_set

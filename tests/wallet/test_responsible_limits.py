@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from core.errors import InvalidRequest
 from ledger.models import Transfer
-from tests.wallet.conftest import balances, post
+from tests.support.wallet import balances, post
 from wallet.errors import DepositLimitReached
 from wallet.models import Deposit, DepositLimit, DepositLimitChange
 from wallet.responsible import deposit_limit_set

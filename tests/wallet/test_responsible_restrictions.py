@@ -23,8 +23,8 @@ from poker.commands.seating import (
     table_top_up,
 )
 from poker.models import Seat
-from tests.poker.conftest import actor_for, fund, key
-from tests.wallet.conftest import balances, post
+from tests.support.poker import actor_for, fund, key
+from tests.support.wallet import balances, post
 from wallet.errors import AccountRestricted, RestrictionInForce, RestrictionMinimumTerm
 from wallet.models import Restriction
 from wallet.responsible import self_exclusion_start, timeout_start

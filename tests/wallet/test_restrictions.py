@@ -8,7 +8,7 @@ import pytest
 
 from core.errors import Forbidden, InvalidRequest, NotFound
 from ledger.models import Transfer
-from tests.wallet.conftest import balances, post
+from tests.support.wallet import balances, post
 from wallet.errors import RestrictionNotActive
 from wallet.models import Restriction
 from wallet.restrictions import restriction_impose, restriction_lift

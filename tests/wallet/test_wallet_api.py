@@ -6,7 +6,7 @@ import pytest
 
 from ledger.audit import ledger_audit
 from ledger.models import Transfer
-from tests.wallet.conftest import balances, new_key, post
+from tests.support.wallet import balances, new_key, post
 from wallet.models import IdempotencyRecord, Withdrawal
 
 DEPOSITS = "/api/v1/wallet/deposits/"

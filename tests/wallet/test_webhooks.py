@@ -8,7 +8,7 @@ import time
 import pytest
 
 from ledger.audit import ledger_audit
-from tests.wallet.conftest import balances, post
+from tests.support.wallet import balances, post
 from wallet.gateways import sign
 from wallet.models import Deposit, WebhookEvent
 

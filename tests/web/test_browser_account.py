@@ -12,10 +12,17 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from poker.commands.seating import table_create, table_sit
-from tests.poker.conftest import actor_for, key
-from tests.poker.test_crash_recovery import Server
-from tests.web.test_browser_csp import _collect, _watch
-from tests.web.test_browser_table import ARTIFACTS, DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
+from tests.support.browser import (
+    ARTIFACTS,
+    DESKTOP,
+    PASSWORD,
+    TIMEOUT_MS,
+    _collect,
+    _watch,
+    browser_session,
+)
+from tests.support.poker import actor_for, key
+from tests.support.server import Server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -14,11 +14,13 @@ import pytest
 
 from poker.models import Table
 from tests.poker import conftest as poker_fixtures
-from tests.poker.test_crash_recovery import Server
-from tests.web.test_browser_table import (
+from tests.support.browser import (
     BUY_IN,
+    _collect,
     _log_in_and_open,
+    _production_server,
     _version,
+    _watch,
     browser_session,
 )
 
@@ -26,47 +28,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 player = poker_fixtures.player
 table = poker_fixtures.table
-
-# Runs before any page script: records every violation the page reports.
-_LISTEN = """
-window.__csp = [];
-document.addEventListener("securitypolicyviolation", (e) => {
-  window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`);
-});
-"""
-
-
-def _watch(page, violations, policies):
-    page.add_init_script(_LISTEN)
-    page.on(
-        "console",
-        lambda msg: (
-            violations.append(f"console: {msg.text}")
-            if "Content Security Policy" in msg.text or "Content-Security-Policy" in msg.text
-            else None
-        ),
-    )
-
-    def on_response(response):
-        if response.request.resource_type == "document":
-            policies[response.url] = response.headers.get("content-security-policy")
-
-    page.on("response", on_response)
-
-
-def _collect(page, violations):
-    violations.extend(page.evaluate("window.__csp || []"))
-
-
-def _production_server():
-    server = Server()
-    server.env.update(
-        DEBUG="0",
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECURE_SSL_REDIRECT="0",
-        SECURE_COOKIES="0",
-    )
-    return server
 
 
 def test_lobby_login_table_and_api_docs_raise_no_content_security_policy_violation(

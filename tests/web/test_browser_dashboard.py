@@ -10,16 +10,18 @@ import pytest
 from poker.commands.seating import table_sit
 from poker.models import Hand, Seat
 from tests.poker import conftest as poker_fixtures
-from tests.poker.conftest import actor_for, key, play_random_hands
-from tests.web.test_browser_csp import _collect, _production_server, _watch
-from tests.web.test_browser_table import (
+from tests.support.browser import (
     ARTIFACTS,
     DESKTOP,
     PASSWORD,
     TIMEOUT_MS,
+    _collect,
+    _production_server,
     _truth,
+    _watch,
     browser_session,
 )
+from tests.support.poker import actor_for, key, play_random_hands
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

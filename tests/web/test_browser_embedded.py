@@ -14,7 +14,7 @@ import time
 import pytest
 
 from tests.embedded.server import Server, embedded_env, manage
-from tests.web.test_browser_table import (
+from tests.support.browser import (
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,

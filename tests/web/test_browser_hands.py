@@ -13,10 +13,17 @@ from poker.commands.seating import table_sit
 from poker.models import Hand
 from poker.privacy import seed_may_be_public
 from tests.poker import conftest as poker_fixtures
-from tests.poker.conftest import actor_for, key, play_random_hands
-from tests.poker.test_crash_recovery import Server
-from tests.web.test_browser_csp import _collect, _watch
-from tests.web.test_browser_table import ARTIFACTS, DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
+from tests.support.browser import (
+    ARTIFACTS,
+    DESKTOP,
+    PASSWORD,
+    TIMEOUT_MS,
+    _collect,
+    _watch,
+    browser_session,
+)
+from tests.support.poker import actor_for, key, play_random_hands
+from tests.support.server import Server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -10,9 +10,9 @@ import pytest
 
 from poker.commands.seating import table_sit
 from tests.poker import conftest as poker_fixtures
-from tests.poker.conftest import actor_for, key, play_random_hands
-from tests.poker.test_crash_recovery import Server
-from tests.web.test_browser_table import DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
+from tests.support.browser import DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
+from tests.support.poker import actor_for, key, play_random_hands
+from tests.support.server import Server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

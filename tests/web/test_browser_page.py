@@ -22,9 +22,9 @@ from poker.engine.cards import format_cards
 from poker.models import Hand, Seat, Table
 from poker.selectors import table_view
 from tests.poker import conftest as poker_fixtures
-from tests.poker.conftest import actor_for, key
-from tests.poker.test_crash_recovery import Server
-from tests.web.test_browser_table import ARTIFACTS, DESKTOP, _log_in_and_open, browser_session
+from tests.support.browser import ARTIFACTS, DESKTOP, _log_in_and_open, browser_session
+from tests.support.poker import actor_for, key
+from tests.support.server import Server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -10,9 +10,8 @@ import pytest
 
 from poker.models import Seat
 from tests.poker import conftest as poker_fixtures
-from tests.poker.test_crash_recovery import Server
-from tests.web.test_browser_csp import _collect, _watch
-from tests.web.test_browser_table import ARTIFACTS, DESKTOP, PASSWORD, browser_session
+from tests.support.browser import ARTIFACTS, DESKTOP, PASSWORD, _collect, _watch, browser_session
+from tests.support.server import Server
 from wallet.models import Deposit, DepositLimit, Restriction
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

@@ -12,9 +12,17 @@ import pytest
 from django_otp.oath import totp
 
 from backoffice.models import StaffAction
-from tests.poker.conftest import fund
-from tests.web.test_browser_csp import _collect, _production_server, _watch
-from tests.web.test_browser_table import ARTIFACTS, DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
+from tests.support.browser import (
+    ARTIFACTS,
+    DESKTOP,
+    PASSWORD,
+    TIMEOUT_MS,
+    _collect,
+    _production_server,
+    _watch,
+    browser_session,
+)
+from tests.support.poker import fund
 from wallet.models import Withdrawal
 from wallet.services import withdrawal_request
 
@@ -96,7 +104,7 @@ def test_staff_replay_a_hand_with_every_card_and_read_the_rake_report(make_user,
 
     from handhistory.models import HandSummary
     from poker.commands.seating import table_create, table_sit
-    from tests.poker.conftest import actor_for, key, play_random_hands
+    from tests.support.poker import actor_for, key, play_random_hands
 
     t = table_create(name="Raked", variant="NT", small_blind=50, big_blind=100, min_buy_in=2_000,
                      max_buy_in=20_000, max_seats=6, rake_bps=500, rake_cap=300)  # fmt: skip

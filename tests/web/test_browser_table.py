@@ -6,157 +6,33 @@ subprocess on the test database, so the pages, the REST calls and the WebSocket 
 ones. The truth the pages are checked against comes from the event store and the ledger.
 """
 
-import contextlib
 import json
 import re
-import sys
 import time
-import uuid
-from pathlib import Path
 
 import pytest
-from django.db import connection, connections
 
 from ledger.models import Account
 from poker.engine.cards import format_cards
 from poker.models import Hand, Seat, Table
 from poker.selectors import hand_detail, table_view
 from tests.poker import conftest as poker_fixtures
-from tests.poker.test_crash_recovery import Server
+from tests.support import browser as harness
+from tests.support.browser import (
+    ARTIFACTS,
+    BUY_IN,
+    _log_in_and_open,
+    _truth,
+    _version,
+    browser_session,
+)
+from tests.support.server import Server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 # The poker tests' fixtures: ``player()`` makes a funded user, ``table()`` an open table.
 player = poker_fixtures.player
 table = poker_fixtures.table
-
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PASSWORD = "pw-Str0ng-enough!"  # make_user's default
-BUY_IN = 10_000
-TIMEOUT_MS = 30_000  # generous: the suite runs in parallel on busy machines
-
-
-def _require_browser():
-    """The browser test never skips: a missing browser is a failure that says how to fix it."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: run `make test` (it installs it) or "
-            "`sh scripts/ensure_browser.sh` (apt-get install -y chromium)."
-        )
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("playwright is not installed: `pip install -e '.[dev]'` (or `make test`).")
-    return sync_playwright
-
-
-def _truth(hand_id):
-    """From the full event log: hole cards and shown cards by player id, the pot winners."""
-    detail = hand_detail(hand_id=hand_id, viewer_id=None, full=True)
-    hand = Hand.objects.get(pk=hand_id)
-    user_at = dict(zip(hand.seat_numbers, hand.player_ids, strict=True))
-    holes, shown, winners = {}, {}, []
-    for event in detail["events"]:
-        if event["type"] == "HoleCardsDealt":
-            holes[user_at[event["seat"]]] = format_cards(event["cards"])
-        elif event["type"] == "CardsShown":
-            shown[user_at[event["seat"]]] = format_cards(event["cards"])
-        elif event["type"] == "PotAwarded":
-            for seat, amount in zip(event["winners"], event["amounts"], strict=True):
-                winners.append((user_at[seat], amount))
-    return holes, shown, winners
-
-
-def _no_other_sessions(timeout=15.0):
-    """Waits until the stopped server's database sessions are gone, so the test database
-    can be flushed and dropped."""
-    deadline = time.monotonic() + timeout
-    with connection.cursor() as cursor:
-        while time.monotonic() < deadline:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-            time.sleep(0.2)
-
-
-def _failure_screenshots(pages):
-    """What each page showed when the test failed, next to the other artifacts."""
-    for i, page in enumerate(pages):
-        with contextlib.suppress(Exception):
-            page.screenshot(path=str(ARTIFACTS / f"browser-failure-{i}.png"), full_page=True)
-
-
-def _version(page):
-    return int(page.get_by_test_id("table-root").get_attribute("data-version"))
-
-
-@contextlib.contextmanager
-def browser_session(server, monkeypatch):
-    """Starts ``server`` and a headless Chromium; yields (browser, pages): the pages the
-    test opens go in ``pages`` and are screenshotted if it fails. Stops both after."""
-    sync_playwright = _require_browser()
-    from playwright.sync_api import expect
-
-    # Playwright's sync API runs an event loop in this thread, so Django would refuse our
-    # (plain, synchronous) ORM reads of the truth; nothing here is actually async.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    expect.set_options(timeout=TIMEOUT_MS)
-    ARTIFACTS.mkdir(exist_ok=True)
-    # Our own task queue: a concurrent test server's worker must not run our shot clock.
-    server.env["CELERY_QUEUE"] = f"web-{uuid.uuid4().hex[:10]}"
-    pages = []
-    try:
-        server.start()
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-            )
-            try:
-                yield browser, pages
-            except BaseException:
-                _failure_screenshots(pages)
-                raise
-            finally:
-                browser.close()
-                # ORM calls made while Playwright's loop runs may have used a connection of
-                # their own (a context-local one): close it, or the test database stays busy.
-                connections.close_all()
-    finally:
-        server.stop()
-        _no_other_sessions()
-
-
-DESKTOP = {"width": 1440, "height": 960}
-
-
-def _log_in_and_open(browser, base, user, table_id, errors, prepare=None, viewport=DESKTOP):
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    if prepare is not None:
-        prepare(page)
-    page.on("pageerror", lambda exc: errors.append(f"{user.username}: {exc}"))
-    page.goto(f"{base}/login/?next=/tables/{table_id}/")
-    page.get_by_test_id("login-username").fill(user.username)
-    page.get_by_test_id("login-password").fill(PASSWORD)
-    page.get_by_test_id("login-submit").click()
-    page.wait_for_url(f"{base}/tables/{table_id}/")
-    return page
 
 
 def test_two_players_play_a_hand_to_showdown_by_clicking(table, player, monkeypatch):
@@ -445,6 +321,6 @@ def test_a_page_fills_a_lost_update_and_reconnects_after_a_server_restart(
 
 
 def test_a_missing_browser_fails_the_run_instead_of_skipping(monkeypatch):
-    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setattr(harness, "CHROMIUM", "/nonexistent/chromium")
     with pytest.raises(pytest.fail.Exception, match=r"ensure_browser\.sh"):
-        _require_browser()
+        harness._require_browser()

@@ -11,7 +11,7 @@ from django.contrib.auth import SESSION_KEY
 from poker.commands.seating import table_sit
 from poker.models import Table
 from tests.poker import conftest as poker_fixtures
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 # The poker tests' fixtures: ``player()`` makes a funded user, ``table()`` an open table.
 player = poker_fixtures.player

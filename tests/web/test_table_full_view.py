@@ -7,7 +7,7 @@ import pytest
 
 from poker.commands.seating import table_sit
 from tests.poker import conftest as poker_fixtures
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db
 

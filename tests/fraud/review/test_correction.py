@@ -8,7 +8,7 @@ from core.errors import InvalidRequest
 from fraud.services import CaseClosed, case_confirm, case_correct
 from ledger.models import Transfer
 from poker import money
-from tests.poker.conftest import fund
+from tests.support.poker import fund
 
 pytestmark = pytest.mark.django_db
 

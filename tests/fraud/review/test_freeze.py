@@ -14,7 +14,7 @@ from poker.commands.seating import (
     table_top_up,
 )
 from poker.models import Seat
-from tests.poker.conftest import actor_for, fund, key
+from tests.support.poker import actor_for, fund, key
 from wallet.errors import AccountRestricted
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,112 @@
+"""The layers import one way (docs/architecture.md, "Layers and import directions"): the
+pure engine at the bottom, then core <- ledger <- wallet <- handhistory <- poker, and fraud
+reading handhistory. Every module's imports (lazy ones in functions included) are read
+with ``ast``; an import of a higher layer fails unless ALLOWED names it with its reason.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Layer of each top-level package; ``poker.engine`` is its own bottom layer.
+LAYERS = {
+    "engine": 0,
+    "core": 1,
+    "ledger": 2,
+    "wallet": 3,
+    "handhistory": 4,
+    "poker": 5,
+    "fraud": 6,
+}
+
+#: Upward imports that remain, each documented in docs/architecture.md. The hand and table
+#: rows (``poker.models``) are the streams' owners; moving them below handhistory is a
+#: migration of its own. Nothing may be added here without its line in the docs.
+ALLOWED = {
+    ("handhistory.exports.records", "poker.models"),
+    ("handhistory.exports.records", "poker.privacy"),
+    ("handhistory.projections", "poker.models"),
+    ("handhistory.selectors", "poker.models"),
+    ("handhistory.services", "poker.models"),
+    ("handhistory.verification", "poker.models"),
+    ("handhistory.verification", "poker.table_events"),
+    ("wallet.selectors", "handhistory.models"),
+    ("wallet.selectors", "poker.models"),
+    ("wallet.responsible", "poker.models"),
+    ("wallet.responsible", "poker.commands.seating"),
+    ("wallet.web_account", "poker"),
+}
+
+
+def layer_of(module: str) -> str | None:
+    if module == "poker.engine" or module.startswith("poker.engine."):
+        return "engine"
+    top = module.split(".")[0]
+    return top if top in LAYERS else None
+
+
+def imports() -> list[tuple[str, str, str]]:
+    """(importing module, imported module, file:line) for every project module."""
+    found = []
+    for package in ("core", "ledger", "wallet", "handhistory", "poker", "fraud"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            module = module.removesuffix(".__init__")
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names = [node.module]
+                else:
+                    continue
+                where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                found.extend((module, name, where) for name in names)
+    return found
+
+
+def test_no_layer_imports_a_higher_one():
+    upward = [
+        f"{where}: {module} imports {name}"
+        for module, name, where in imports()
+        if (mine := layer_of(module)) is not None
+        and (theirs := layer_of(name)) is not None
+        and LAYERS[theirs] > LAYERS[mine]
+        and (module, name) not in ALLOWED
+    ]
+    assert upward == []
+
+
+def test_every_allowed_upward_import_still_exists():
+    # An exception that is no longer needed is removed, so the list only shrinks.
+    assert {(module, name) for module, name, _ in imports()} >= ALLOWED
+
+
+def test_the_engine_imports_nothing_of_the_project_nor_of_django():
+    foreign = [
+        f"{where}: {name}"
+        for module, name, where in imports()
+        if layer_of(module) == "engine"
+        and layer_of(name) != "engine"
+        and (layer_of(name) is not None or name.split(".")[0] in ("django", "rest_framework"))
+    ]
+    assert foreign == []
+
+
+def test_core_imports_no_game_not_even_the_engine():
+    # The engine's error mapping is registered by the poker app (core.exceptions).
+    assert [w for m, n, w in imports() if layer_of(m) == "core" and layer_of(n) == "engine"] == []
+
+
+def test_the_variants_are_a_leaf_of_the_engine():
+    # config and state import the variants; the variants import neither (no circle).
+    assert [
+        f"{where}: {name}"
+        for module, name, where in imports()
+        if module == "poker.engine.variants"
+        and name in ("poker.engine.config", "poker.engine.state", "poker.engine.transitions")
+    ] == []
