@@ -17,7 +17,7 @@ from poker.commands.seating import table_sit
 from poker.engine.betting import legal_actions
 from poker.hands import hand_state
 from poker.models import Hand, Table
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,7 +15,7 @@ from poker.table_events import (
     TableEvent,
     read_table_event,
 )
-from tests.poker.conftest import actor_for, key
+from tests.support.poker import actor_for, key
 
 
 def test_a_table_event_is_frozen_and_keyword_only():
