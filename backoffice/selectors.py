@@ -19,7 +19,7 @@ from poker.models import Hand, Seat, Table, Variant
 from wallet.models import Deposit, Withdrawal
 
 #: How far back the dashboard's charts look.
-HANDS_CHART_HOURS = 48
+HANDS_CHART_HOURS = 30 * 24
 RAKE_CHART_DAYS = 30
 
 

@@ -129,7 +129,7 @@
     chart("hands-chart", "line",
       hours.map((h) => new Date(h.hour).toISOString().slice(5, 13).replace("T", " ") + "h"),
       [{ label: "hands", data: hours.map((h) => h.hands), borderColor: COLOURS[0],
-         backgroundColor: COLOURS[0], tension: 0.2 }]);
+         backgroundColor: COLOURS[0], tension: 0.2, pointRadius: 0 }]);  // 720 hours: a line
     const rake = f.rake_per_day;
     const currencies = Object.keys(rake.currencies);
     chart("rake-chart", "bar", rake.days.map((d) => d.slice(5)),
