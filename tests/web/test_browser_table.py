@@ -263,6 +263,11 @@ def test_a_page_fills_a_lost_update_and_reconnects_after_a_server_restart(
         bob_page.get_by_test_id("chat-input").fill("hello")
         bob_page.get_by_test_id("chat-send").click()
         expect(alice_page.get_by_test_id("chat")).to_contain_text("hello")
+        # The page's resync frame passes through the route's thread: wait for it to land
+        # (on a loaded machine the chat can show before the frame is recorded).
+        deadline = time.monotonic() + 10
+        while not any(f.get("type") == "resync" for f in sent) and time.monotonic() < deadline:
+            alice_page.wait_for_timeout(100)
         resyncs = [f for f in sent if f.get("type") == "resync"]
         assert resyncs and resyncs[0]["from_version"] == dropped[0] - 1
         version = Table.objects.get(pk=t.pk).version
