@@ -10,9 +10,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.errors import Conflict, Gone, InvalidRequest, NotFound
-from handhistory.exports import FORMATS, Format
+from handhistory.exports import FORMATS, Format, stored
 from handhistory.exports.filters import ExportFilters
-from handhistory.exports.records import STAFF, Viewer, hand_records
+from handhistory.exports.records import STAFF, Viewer
 from handhistory.models import ExportJob
 from poker.models import Hand
 
@@ -30,8 +30,7 @@ def hand_export(*, hand_id: int, viewer_id: int | None, fmt: str, full: bool = F
             code="hand_in_progress",
             hand=hand_id,
         )
-    (record,) = hand_records([hand_id])
-    return export.hand(record, STAFF if full else Viewer(user_id=viewer_id))
+    return stored.hand_text(hand_id, export, STAFF if full else Viewer(user_id=viewer_id))
 
 
 def export_format(name: str) -> Format:

@@ -2,8 +2,8 @@
 operator's export to a file; the record of a staff member's single-hand export.
 
 Every export leaves an :class:`~handhistory.models.ExportJob` row, so "who exported what,
-when, with which cards" has one answer. A job streams its hands through
-``iter_hand_records`` (a server-side cursor) into a temporary file, one chunk in memory at
+when, with which cards" has one answer. A job streams its hands' stored texts through
+``stored.iter_texts`` (a server-side cursor) into a temporary file, one chunk in memory at
 a time, then hands the file to the ``exports`` storage; its progress is saved and its
 cancellation checked once per chunk, in the same single UPDATE.
 """
@@ -30,9 +30,10 @@ from django.utils import timezone
 from backoffice.roles import HAND_FULL_PERMISSION, staff_has, staff_require
 from backoffice.services import staff_log_record
 from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound, TooManyRequests
-from handhistory.exports import Format, write_hands
+from handhistory.exports import Format, write_texts
 from handhistory.exports.filters import ExportFilters
-from handhistory.exports.records import STAFF, Viewer, iter_hand_records
+from handhistory.exports.records import STAFF, Viewer
+from handhistory.exports.stored import iter_texts
 from handhistory.models import ExportJob
 from handhistory.selectors import export_format, export_hands, hand_export
 from poker.models import Hand, Table
@@ -242,8 +243,9 @@ def _stream(job: ExportJob, out: TextIO, *, tick: Callable[[int, int], None] | N
             _checkpoint(job.pk, hands_done=done)
 
     viewer = STAFF if job.full else Viewer(user_id=job.requester_id)
-    records = iter_hand_records(hands, chunk_size=chunk)
-    return write_hands(export_format(job.format), records, viewer, out, progress=progress)
+    fmt = export_format(job.format)
+    texts = iter_texts(hands, fmt, viewer, chunk_size=chunk)
+    return write_texts(fmt, texts, out, progress=progress)
 
 
 def _checkpoint(job_id: int, **fields: int) -> None:
