@@ -31,7 +31,7 @@ from backoffice.roles import HAND_FULL_PERMISSION, staff_has, staff_require
 from backoffice.services import staff_log_record
 from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound, TooManyRequests
 from handhistory.exports import Format, write_texts
-from handhistory.exports.filters import ExportFilters
+from handhistory.exports.filters import RESULTS, ExportFilters
 from handhistory.exports.records import STAFF, Viewer
 from handhistory.exports.stored import iter_texts
 from handhistory.models import ExportJob
@@ -65,6 +65,12 @@ def _validated(*, requester: Any, fmt: str, filters: ExportFilters) -> tuple[For
             code="invalid_date_range",
             since=filters.since.isoformat(),
             until=filters.until.isoformat(),
+        )
+    if filters.result is not None and filters.result not in RESULTS:
+        raise InvalidRequest(
+            f"result must be one of {', '.join(RESULTS)}, not {filters.result!r}.",
+            code="invalid_result",
+            result=filters.result,
         )
     player_id = None
     if filters.player is not None:
@@ -389,3 +395,22 @@ def hand_export_full(*, hand_id: int, staff_id: int, fmt: str) -> str:
         staff_log_record(actor=staff, action="hand.export_full", target=f"export:{job.pk}",  # type: ignore[arg-type]
                          data={"format": fmt, "filters": job.filters})  # fmt: skip
     return text
+
+
+def hand_view_full_record(*, hand_id: int, staff_id: int) -> None:
+    """Records on the staff log that a staff member viewed hand ``hand_id`` with every card
+    (the hand API's JSON with ``full=1``): the line the staff hand page writes
+    (``hand.view_full``, the hand, its players), next to the ``hand.export_full`` of the
+    text exports. Refused (nothing written): a user without the permission (403
+    ``permission_denied``), an unknown hand (404 ``hand_not_found``)."""
+    staff = get_user_model().objects.filter(pk=staff_id).first()
+    staff_require(staff, HAND_FULL_PERMISSION)
+    players = Hand.objects.filter(pk=hand_id).values_list("player_ids", flat=True).first()
+    if players is None:
+        raise NotFound(f"No hand {hand_id}.", code="hand_not_found", hand=hand_id)
+    staff_log_record(
+        actor=staff,  # type: ignore[arg-type]
+        action="hand.view_full",
+        target=f"hand:{hand_id}",
+        data={"players": sorted(players)},
+    )

@@ -19,16 +19,25 @@ shared by every player or a list, one per player in engine order.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from typing import Any
 
 from handhistory.exports.records import STAFF, HandRecord, Viewer
 
-#: Texts are compared in tokens that end at a newline or a comma: a line of PHH or
-#: PokerStars text, a field of OHH's one-line JSON (so a renumbered action is one small slot).
-_TOKEN = re.compile(r"[^\n,]*[\n,]|[^\n,]+")
+
+def _tokens(text: str) -> list[str]:
+    """``text`` cut where views' differences begin or end: after each newline (a line of
+    PHH or PokerStars text) and before each ``{`` (an object -- an action, a player, a pot
+    -- of OHH's one-line JSON). Joined, the tokens are the text."""
+    out: list[str] = []
+    for line in text.splitlines(keepends=True):
+        first, *objects = line.split("{")
+        if first:
+            out.append(first)
+        out += ["{" + o for o in objects]
+    return out
+
 
 Template = dict[str, Any]
 
@@ -44,19 +53,9 @@ def build(record: HandRecord, hand: Any) -> Template:
 
 def _merge(texts: Sequence[str], n: int) -> list[Any]:
     """Fixed parts and slots from the views' texts (``texts[0]`` the base)."""
-    base = _TOKEN.findall(texts[0])
+    base = _tokens(texts[0])
     # Each view's edits of the base: (start, end, tokens in their place).
-    edits: list[list[tuple[int, int, list[str]]]] = [[]]
-    # The base is the matcher's second sequence: its index is built once for every view.
-    matcher = SequenceMatcher(None, (), base, autojunk=False)
-    for text in texts[1:]:
-        if text == texts[0]:
-            edits.append([])
-            continue
-        other = _TOKEN.findall(text)
-        matcher.set_seq1(other)
-        ops = matcher.get_opcodes()
-        edits.append([(j1, j2, other[i1:i2]) for tag, i1, i2, j1, j2 in ops if tag != "equal"])
+    edits = [[]] + [_edits(base, _tokens(text)) for text in texts[1:]]
     # The base's stretches some view changes, merged where they overlap or touch.
     spans: list[list[int]] = []
     for start, end in sorted((s, e) for view in edits for s, e, _ in view):
@@ -75,6 +74,24 @@ def _merge(texts: Sequence[str], n: int) -> list[Any]:
         done = end
     parts.append("".join(base[done:]))
     return parts
+
+
+def _edits(base: list[str], other: list[str]) -> list[tuple[int, int, list[str]]]:
+    """How ``other`` differs from ``base``: (start, end, tokens in place of base[start:end]).
+
+    Views differ in a few places: the common head and tail are skipped before the diff.
+    """
+    if other == base:
+        return []
+    head, most = 0, min(len(base), len(other))
+    while head < most and base[head] == other[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and base[-1 - tail] == other[-1 - tail]:
+        tail += 1
+    a, b = base[head : len(base) - tail], other[head : len(other) - tail]
+    ops = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    return [(head + i1, head + i2, b[j1:j2]) for tag, i1, i2, j1, j2 in ops if tag != "equal"]
 
 
 def _apply(base: list[str], start: int, end: int, edits: list[tuple[int, int, list[str]]]) -> str:
