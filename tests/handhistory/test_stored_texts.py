@@ -21,6 +21,7 @@ from handhistory.exports import FORMATS, stored
 from handhistory.exports.records import STAFF, HandRecord, Viewer, hand_records
 from handhistory.exports.templates import build, render
 from handhistory.models import DeriveMark, HandText
+from poker.commands.seating import table_sit
 from poker.engine.deck import FixedDeck
 from poker.engine.events import (
     AntePosted,
@@ -39,7 +40,7 @@ from tests.handhistory.test_export_proofs import (
     STRADDLED,
     engine_hands,
 )
-from tests.support.poker import play_random_hands
+from tests.support.poker import actor_for, key, play_random_hands
 
 NOBODY = 987_654  # a user id that played none of the hands
 
@@ -172,7 +173,10 @@ def test_every_product_derives_from_records_loaded_once(table, player, monkeypat
 def test_the_backlog_derives_a_hand_that_finished_after_later_hands(table, player, monkeypatch):
     monkeypatch.setattr(derived, "ID_MARGIN", 0)  # only the pending ids bring it back
 
-    slow, users, _ = played_hands(table, player, hands=0, seed=None, **TABLES["NT"])
+    slow, users = table(), [player(), player()]
+    for user in users:  # the second sit deals a hand, left running
+        table_sit(table_id=slow.pk, player_id=user.pk, buy_in=5_000, key=key(),
+                  actor=actor_for(user))  # fmt: skip
     running = Hand.objects.get(table=slow, ended_at__isnull=True)
     _, _, later = played_hands(table, player, hands=4, seed=6, **TABLES["FT"])
     assert min(later) > running.pk
