@@ -28,14 +28,19 @@ from handhistory.exports.records import STAFF, HandRecord, Viewer
 
 def _tokens(text: str) -> list[str]:
     """``text`` cut where views' differences begin or end: after each newline (a line of
-    PHH or PokerStars text) and before each ``{`` (an object -- an action, a player, a pot
-    -- of OHH's one-line JSON). Joined, the tokens are the text."""
+    PHH or PokerStars text), before each ``{`` and after the first field of each object
+    (OHH's one-line JSON: an action's renumbered ``action_number`` is a token of its own,
+    the rest of the action is shared). Joined, the tokens are the text."""
     out: list[str] = []
     for line in text.splitlines(keepends=True):
         first, *objects = line.split("{")
         if first:
             out.append(first)
-        out += ["{" + o for o in objects]
+        for o in objects:
+            head, comma, rest = o.partition(",")
+            out.append("{" + head + comma)
+            if rest:
+                out.append(rest)
     return out
 
 
