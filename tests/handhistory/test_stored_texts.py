@@ -9,7 +9,6 @@ every viewer (each player, someone who did not play, staff).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 
 import pytest
@@ -41,6 +40,7 @@ from tests.handhistory.test_export_proofs import (
     engine_hands,
 )
 from tests.support.poker import actor_for, key, play_random_hands
+from tests.support.threads import errors_in_threads
 
 NOBODY = 987_654  # a user id that played none of the hands
 
@@ -125,24 +125,14 @@ def test_deriving_again_writes_nothing_and_stored_names_the_derived_hands(table,
 def test_concurrent_derivations_of_the_same_hands_store_each_text_once(table, player):
     _, _, ids = played_hands(table, player, hands=6, seed=4, **TABLES["PO"])
     records = hand_records(ids)
-    barrier = threading.Barrier(2)
-    errors: list[BaseException] = []
 
-    def run() -> None:
+    def derive(_: int) -> None:
         try:
-            barrier.wait()
-            stored.derive(records)  # both past their "stored?" check: the race itself
-        except BaseException as exc:
-            errors.append(exc)
+            stored.derive(records)  # no "stored?" check first: the race itself
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    assert errors_in_threads(derive, threads=2) == []
     assert HandText.objects.count() == len(ids) * len(FORMATS)
 
 
