@@ -259,7 +259,8 @@ def read_act_result(result: dict[str, Any]) -> dict[str, Any]:
     hand = result.get("hand")
     from poker.models import Hand
 
-    seats = Hand.objects.filter(pk=hand).values_list("seat_numbers", flat=True).first() or []
+    rows = Hand.objects.filter(pk=hand) if isinstance(hand, int) else Hand.objects.none()
+    seats = rows.values_list("seat_numbers", flat=True).first() or []
     return {**result, "events": [_hand_event_v1(e, list(seats)) for e in events]}
 
 
