@@ -17,7 +17,7 @@ import pytest
 
 from poker.engine.cards import format_card
 from poker.models import Hand
-from tests.poker.test_multitable_bots import Recorder, bot_step, get, seat_three, top_up_broke
+from tests.support.bots import Recorder, bot_step, get, seat_three, top_up_broke
 from tests.support.tables_api import tables_url
 
 pytestmark = [

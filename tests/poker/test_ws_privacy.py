@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.poker.test_ws_protocol import WS, seated_table
+from tests.support.ws import WS, seated_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("async_db_cleanup")]
 
