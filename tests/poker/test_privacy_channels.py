@@ -18,6 +18,7 @@ import pytest
 from poker.engine.cards import format_card
 from poker.models import Hand
 from tests.support.bots import Recorder, bot_step, get, seat_three, top_up_broke
+from tests.support.poker import hole_cards_by_user
 from tests.support.tables_api import tables_url
 
 pytestmark = [
@@ -50,16 +51,9 @@ def cards_in(value: Any, key: str = "") -> set[str]:
 
 def truth(staff: Any, hand_id: int) -> tuple[dict[int, set[str]], set[int]]:
     """(player id -> hole cards, ids of players who showed) from the staff full view."""
-    full = get(staff, f"/api/v1/hands/{hand_id}/?full=1", None)
-    hand = Hand.objects.get(pk=hand_id)
-    user_at = dict(zip(hand.seat_numbers, hand.player_ids, strict=True))
-    hole = {
-        user_at[e["seat"]]: {format_card(c) for c in e["cards"]}
-        for e in full["events"]
-        if e["type"] == "HoleCardsDealt"
-    }
-    shown = {user_at[e["seat"]] for e in full["events"] if e["type"] == "CardsShown"}
-    return hole, shown
+    return hole_cards_by_user(
+        hand_id, get(staff, f"/api/v1/hands/{hand_id}/?full=1", None)["events"]
+    )
 
 
 def about(url: str, body: Any) -> list[tuple[int, Any]]:
