@@ -31,7 +31,7 @@ from poker.engine.showdown import showdown_auto
 from poker.engine.state import SHOWDOWN, HandState
 from poker.fairness import client_seeds_for
 from poker.models import Hand, Seat, Table, Variant, new_server_seed_hex
-from poker.privacy import viewable
+from poker.privacy import public_hand_events
 from wallet.restrictions import restriction_barred_from_tables
 
 
@@ -75,11 +75,7 @@ def append_engine(ctx: Ctx, events: list[EngineEvent], actor: Actor) -> list[dic
         [NewEvent(type=type(e).__name__, version=e.version, payload=e.to_dict()) for e in events],
         actor,
     )
-    # Everything broadcast is public: no hole cards, and the seed only when it reveals
-    # nothing (poker.privacy).
-    shown = {i for i, s in enumerate(ctx.state.shown) if s}
-    reveal = ctx.state.is_over and shown >= set(range(ctx.state.player_count))
-    public = [viewable(e, ctx.hand.seat_numbers, shown=shown, reveal_seed=reveal) for e in events]
+    public = public_hand_events(events, ctx.state, ctx.hand.seat_numbers)
     ctx.broadcasts.append({"kind": "hand", "hand": ctx.hand.pk, "events": public})
     return public
 

@@ -28,6 +28,7 @@ LAYERS = {
 ALLOWED = {
     ("handhistory.exports.records", "poker.models"),
     ("handhistory.exports.records", "poker.privacy"),
+    ("handhistory.readable", "poker.privacy"),
     ("handhistory.projections", "poker.models"),
     ("handhistory.selectors", "poker.models"),
     ("handhistory.services", "poker.models"),

@@ -285,7 +285,7 @@ def _execute(
         else:
             table.version += 1
             result = {**outcome, "version": table.version}
-            update = {
+            update: dict[str, Any] = {
                 "type": "update",
                 # The update log's rows say their shape (poker.table_events); off the wire.
                 "schema": table_events.VERSION,
