@@ -83,3 +83,13 @@ def play_hands_with_rebuys(t, users, buy_ins, hands, rng):
                              actor=actor_for(user))  # fmt: skip
                 table_sit_in(table_id=t.pk, player_id=user.pk, key=key(), actor=actor_for(user))
     assert finished.count() >= hands, "the table stopped dealing"
+
+
+def force_embedded_store(monkeypatch):
+    """Runs the table path on the embedded (ORM) store, which SQLite uses, on the suite's
+    PostgreSQL database; this process's working sets, left by the other store, are dropped."""
+    from poker import storage, table_io
+    from poker.storage.embedded import EmbeddedTableStore
+
+    monkeypatch.setattr(storage, "_chosen", EmbeddedTableStore())
+    table_io._CACHE.clear()
