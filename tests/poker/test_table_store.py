@@ -9,7 +9,6 @@ this module needs no fixture of a conftest.
 """
 
 import itertools
-import os
 import subprocess
 import sys
 import threading
@@ -33,6 +32,7 @@ from poker.storage import Record, TableStore, table_store
 from poker.storage.base import HAND_FIELDS, SEAT_FIELDS, TABLE_FIELDS
 from poker.storage.embedded import EmbeddedTableStore
 from poker.storage.postgres import PostgresTableStore
+from tests.support.sqlite import embedded_env
 from wallet.tables import seat_ref
 
 ON_POSTGRES = connection.vendor == "postgresql"
@@ -376,8 +376,7 @@ def test_the_store_is_chosen_by_the_database():
 @pytest.mark.skipif(not ON_POSTGRES, reason="this is the run on SQLite")
 def test_the_embedded_adapter_keeps_the_contract_on_sqlite(tmp_path):
     root = Path(__file__).resolve().parents[2]
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env.update(DEBUG="1", EMBEDDED_DB_PATH=str(tmp_path / "store.sqlite3"))
+    env = embedded_env(tmp_path)
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--noconftest", "-q",
          str(Path(__file__).relative_to(root))],
