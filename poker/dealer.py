@@ -20,7 +20,7 @@ from core.errors import Forbidden
 from handhistory.projections import project_hand
 from handhistory.store import SYSTEM, Actor, NewEvent
 from ledger.models import Account
-from poker import money, table_events, table_io
+from poker import money, table_events
 from poker.commands.runner import Ctx, table_event, who
 from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig
@@ -32,6 +32,7 @@ from poker.engine.state import SHOWDOWN, HandState
 from poker.fairness import client_seeds_for
 from poker.models import Hand, Seat, Table, Variant, new_server_seed_hex
 from poker.privacy import public_hand_events
+from poker.storage import table_store
 from wallet.restrictions import restriction_barred_from_tables
 
 
@@ -196,7 +197,7 @@ def maybe_start_hand(ctx: Ctx) -> None:
         seat_numbers=[s.number for s in players],
         player_ids=[s.player_id for s in players],
     )
-    table_io.insert_hand(hand)
+    table_store().insert_hand(hand)
     table.current_hand = hand
     for s in players:
         s.waiting_for_big_blind = False

@@ -13,7 +13,6 @@ from handhistory.exports import FORMATS
 from handhistory.exports.records import Viewer, hand_records
 from handhistory.models import Event as EventRow
 from poker import table_io
-from poker.commands import runner
 from poker.engine.cards import format_card, parse_card
 from poker.engine.deck import shuffle_deck, verify_deal
 from poker.engine.events import CardsShown, HoleCardsDealt
@@ -29,7 +28,7 @@ from poker.models import ClientSeed, Hand, Table, TableUpdate
 from poker.selectors import lobby, table_view
 from tests.handhistory.test_export_phh import TABLES, played_hands
 from tests.support.fairness import fold_current_hand, sit, started
-from tests.support.poker import play_random_hands
+from tests.support.poker import force_embedded_store, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,8 +60,7 @@ def test_each_hand_deals_from_the_seed_committed_before_it_on_both_storage_branc
     """The raw-SQL write (PostgreSQL) and the ORM one (SQLite) both store the next seed, so
     every hand, dealt by a warm or a cold process, uses the seed the view committed to."""
     if branch == "orm":
-        monkeypatch.setattr(table_io, "on_postgres", lambda: False)
-        monkeypatch.setattr(runner, "on_postgres", lambda: False)
+        force_embedded_store(monkeypatch)
     table_io._CACHE.clear()
     t = table()
     users = [player(), player()]

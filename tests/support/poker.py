@@ -100,3 +100,13 @@ def hole_cards_by_user(hand_id: int, events: list[dict]) -> tuple[dict[int, set[
     }
     shown = {user_at[e["seat"]] for e in events if e["type"] == "CardsShown"}
     return hole, shown
+
+
+def force_embedded_store(monkeypatch):
+    """Runs the table path on the embedded (ORM) store, which SQLite uses, on the suite's
+    PostgreSQL database; this process's working sets, left by the other store, are dropped."""
+    from poker import storage, table_io
+    from poker.storage.embedded import EmbeddedTableStore
+
+    monkeypatch.setattr(storage, "_chosen", EmbeddedTableStore())
+    table_io._CACHE.clear()
