@@ -2,7 +2,8 @@
 
 :func:`readable_hand` is a pure function of a :class:`HandRecord` and a :class:`Viewer`
 (no query). It reads only ``record.seen_by(viewer)``: the events after the one privacy
-rule (``poker.privacy``), so it can never show a card the viewer may not see. The steps
+rule (``poker.privacy``), so it can never show a card the viewer may not see; when the
+replayer shows a hand it reads there too (``sees_from_the_deal``). The steps
 for the replayer come from folding those events through the engine's own ``apply``
 (unknown hole cards are just cards the fold carries along), so the stacks, bets and pots
 at each step are the engine's, and the last step's stacks are the settled ones.
@@ -38,6 +39,7 @@ from poker.engine.events import (
 from poker.engine.state import HandState
 from poker.engine.transitions import apply_in_place, start_state
 from poker.engine.variants import STREET_NAMES
+from poker.privacy import sees_from_the_deal
 
 #: Seats between the big blind and the cut-off, named from the button backwards.
 _LATE = ("CO", "HJ", "LJ")
@@ -94,7 +96,7 @@ def readable_hand(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
 
     state = start_state(started, ())
     # An opponent's shown cards appear on the replayer from the step they were shown.
-    visible = [viewer.full or i == me for i in range(n)]
+    visible = [sees_from_the_deal(i, viewer=me, staff=viewer.full) for i in range(n)]
 
     def cards_of(i: int) -> str | None:
         return _cards(hole[i]) if visible[i] else None

@@ -7,18 +7,21 @@ A *posting* is a list of legs applied atomically (all or none, "linked" legs):
 * ``PendingResolution`` -- posts (all or part; the rest is released) or voids a hold by
   inserting a NEW transfer that references it. The pending row itself never changes.
 
+The rules every account of a posting must meet (open, in the legs' currency, within 64
+bits, not overdrawn) are stated once, in ``_RULES``, and always judged by the database.
 On PostgreSQL a posting is ONE statement (``_checked_write``): lock the accounts one by
-one in ascending id order (so two postings never deadlock), check every rule on the
-locked rows, update every balance or none, insert the transfers. In autocommit mode (``post_durable``) that statement is the whole
-transaction: one round trip. The database also refuses an overdraft on its own (CHECK
-``ledger_account_no_overdraft``).
+one in ascending id order (so two postings never deadlock), judge every rule on the
+locked rows, update every balance or none, insert the transfers. In autocommit mode
+(``post_durable``) that statement is the whole transaction: one round trip. The database
+also refuses an overdraft on its own (CHECK ``ledger_account_no_overdraft``).
 
-When the statement writes nothing -- a refusal, a replay, a hold already resolved -- the
-careful path runs: lock the rows, check them in Python to raise the typed error
-(``InsufficientFunds``, ``CurrencyMismatch``...), write with the same statement, or find
-the stored transfers. Idempotency: a transfer id posted again with the same content
-returns the original transfers (``replayed=True``); with different content it is a
-``TransferConflict``. A unique violation on insert (two postings racing on the same new
+When the statement writes nothing -- a refusal, a replay, a hold already resolved -- and
+always on SQLite, the careful path runs: lock the rows and judge each rule apart
+(``_judge``, the same rules) to raise the typed error of the first one broken
+(``InsufficientFunds``, ``CurrencyMismatch``...), write, or find the stored transfers.
+
+Idempotency: a transfer id posted again with the same content returns the original
+transfers (``replayed=True``); with different content it is a ``TransferConflict``. A unique violation on insert (two postings racing on the same new
 id) is resolved the same way, by re-reading.
 
 Transaction contract: ``post_legs`` itself must run inside ``transaction.atomic``; use
@@ -31,7 +34,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -334,7 +337,8 @@ def _load_pendings(pending_ids: list[uuid.UUID]) -> dict[uuid.UUID, Transfer]:
 
 
 def _effects(legs: list[_Leg]) -> dict[int, list[int]]:
-    """Per account: [balance delta, held delta]."""
+    """Per account: [balance delta, held delta]; each within 64 bits (the rules' SQL
+    relies on it), else ``BalanceOutOfRange``."""
     deltas: dict[int, list[int]] = {}
     for leg in legs:
         debit = deltas.setdefault(leg.debit, [0, 0])
@@ -347,6 +351,15 @@ def _effects(legs: list[_Leg]) -> dict[int, list[int]]:
         if leg.status != TransferStatus.VOIDED:
             debit[0] -= leg.amount
             deltas.setdefault(leg.credit, [0, 0])[0] += leg.amount
+    for leg in legs:
+        for account_id in (leg.debit, leg.credit):
+            if not all(MIN_BALANCE <= d <= MAX_AMOUNT for d in deltas.get(account_id, ())):
+                raise BalanceOutOfRange(
+                    f"The posting moves more {leg.currency} through one account than a 64-bit "
+                    "balance holds.",
+                    account_id=account_id,
+                    currency=leg.currency,
+                )
     return deltas
 
 
@@ -356,44 +369,97 @@ def _involved(leg: _Leg) -> tuple[int, ...]:
     return (leg.debit,) if leg.status == TransferStatus.VOIDED else (leg.debit, leg.credit)
 
 
-def _check_accounts(
-    legs: list[_Leg], deltas: dict[int, list[int]], rows: dict[int, tuple[Any, ...]]
-) -> None:
-    """Raises the first refusal: missing/closed account, currency, overdraft, range."""
-    for account_id in sorted(deltas):
-        if account_id not in rows:
-            raise AccountNotFound("No such account.", account_id=account_id)
+def _expected_currencies(legs: list[_Leg]) -> dict[int, str | None]:
+    """The currency every involved account must hold; None for an account named in two
+    currencies (a certain refusal, which the careful path words)."""
+    expected: dict[int, str | None] = {}
     for leg in legs:
         for account_id in _involved(leg):
-            currency, _balance, _held, _flag, closed = rows[account_id]
-            if closed:
-                raise AccountClosed(f"The {currency} account is closed.", account_id=account_id)
-            if currency != leg.currency:
-                raise CurrencyMismatch(
-                    f"Transfer {leg.id} is in {leg.currency} but the account holds {currency}.",
-                    transfer_id=str(leg.id),
-                    account_id=account_id,
-                    account_currency=currency,
-                    currency=leg.currency,
-                )
-    for account_id, (d_balance, d_held) in sorted(deltas.items()):
-        currency, balance, held, must_not_overdraw, _closed = rows[account_id]
-        new_balance, new_held = balance + d_balance, held + d_held
-        if not (MIN_BALANCE <= new_balance <= MAX_AMOUNT and new_held <= MAX_AMOUNT):
-            raise BalanceOutOfRange(
-                f"The posting would take a {currency} balance beyond the 64-bit range.",
-                account_id=account_id,
-                currency=currency,
-            )
-        if must_not_overdraw and new_balance - new_held < 0 and (d_balance - d_held) < 0:
-            raise InsufficientFunds(
-                f"Insufficient funds: {balance - held} {currency} available, "
-                f"{d_held - d_balance} needed.",
-                account_id=account_id,
-                currency=currency,
-                available=balance - held,
-                required=d_held - d_balance,
-            )
+            if expected.setdefault(account_id, leg.currency) != leg.currency:
+                expected[account_id] = None
+    return expected
+
+
+# --- the rules every account of a posting must meet -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """An involved account as the careful path read it (locked), and the posting's
+    effect on it."""
+
+    id: int
+    currency: str
+    balance: int
+    held: int
+    delta: list[int]
+
+
+def _refuse_closed(a: _Judged, legs: list[_Leg]) -> LedgerError:
+    return AccountClosed(f"The {a.currency} account is closed.", account_id=a.id)
+
+
+def _refuse_currency(a: _Judged, legs: list[_Leg]) -> LedgerError:
+    leg = next(x for x in legs if a.id in _involved(x) and x.currency != a.currency)
+    return CurrencyMismatch(
+        f"Transfer {leg.id} is in {leg.currency} but the account holds {a.currency}.",
+        transfer_id=str(leg.id),
+        account_id=a.id,
+        account_currency=a.currency,
+        currency=leg.currency,
+    )
+
+
+def _refuse_range(a: _Judged, legs: list[_Leg]) -> LedgerError:
+    return BalanceOutOfRange(
+        f"The posting would take a {a.currency} balance beyond the 64-bit range.",
+        account_id=a.id,
+        currency=a.currency,
+    )
+
+
+def _refuse_overdraft(a: _Judged, legs: list[_Leg]) -> LedgerError:
+    d_balance, d_held = a.delta
+    return InsufficientFunds(
+        f"Insufficient funds: {a.balance - a.held} {a.currency} available, "
+        f"{d_held - d_balance} needed.",
+        account_id=a.id,
+        currency=a.currency,
+        available=a.balance - a.held,
+        required=d_held - d_balance,
+    )
+
+
+#: THE rules, each stated once, in SQL over the locked account row ``a`` and the posting's
+#: effect on it ``d`` (``cur``: the currency its legs name, NULL for two; ``dbal``,
+#: ``dheld``: the balance and held deltas), with the refusal that words a breach. Both
+#: paths evaluate them in the database: the one checked statement (PostgreSQL's
+#: ``_CHECKED_WRITE``: all of them, as one verdict) and the careful path's ``_judge`` (each
+#: apart, to name the first one broken; on SQLite too). They are written so that no sum
+#: can overflow in either database's arithmetic (deltas are within 64 bits: ``_effects``;
+#: an overdrawn account's ``balance - held`` is never negative: the account's CHECK).
+_RULES: tuple[tuple[str, Callable[[_Judged, list[_Leg]], LedgerError]], ...] = (
+    # Open.
+    ("NOT a.closed", _refuse_closed),
+    # In the currency of every leg that names it.
+    ("a.currency = d.cur", _refuse_currency),
+    # Balance and held stay within 64 bits (held never below 0).
+    (
+        f"CASE WHEN d.dbal >= 0 THEN a.balance <= {MAX_AMOUNT} - d.dbal "
+        f"ELSE a.balance >= {MIN_BALANCE + 1} - 1 - d.dbal END "
+        f"AND CASE WHEN d.dheld >= 0 THEN a.held <= {MAX_AMOUNT} - d.dheld "
+        "ELSE a.held + d.dheld >= 0 END",
+        _refuse_range,
+    ),
+    # An account that must not overdraw is left with available >= 0, unless the posting
+    # adds to what it has available (a credit to an account short after a release).
+    (
+        "NOT (a.must_not_overdraw AND d.dbal < d.dheld AND a.balance - a.held + d.dbal < d.dheld)",
+        _refuse_overdraft,
+    ),
+)
+#: Whether an account may take the posting: every rule.
+_VERDICT = " AND ".join(f"({sql})" for sql, _ in _RULES)
 
 
 # --- SQL ----------------------------------------------------------------------------
@@ -405,34 +471,34 @@ def _cursor() -> Any:
     return pg_cursor() if on_postgres() else connection.cursor()
 
 
-def _prepared() -> dict[str, bool]:
-    """Execute options: on PostgreSQL, prepare the statement (Django turns psycopg's
-    automatic preparation off; the hot path's few statement shapes are worth it)."""
-    return {"prepare": True} if on_postgres() else {}
-
-
-def _lock_accounts(account_ids: list[int]) -> dict[int, tuple[Any, ...]]:
-    marks = ", ".join(["%s"] * len(account_ids))
-    lock = " FOR UPDATE" if on_postgres() else ""
-    # Only placeholders are interpolated into these statements; values go as parameters.
-    sql = f"SELECT id, currency, balance, held, must_not_overdraw, closed FROM ledger_account WHERE id IN ({marks}) ORDER BY id{lock}"  # noqa: S608
+def _judge(legs: list[_Leg], deltas: dict[int, list[int]]) -> None:
+    """Locks the posting's accounts in ascending id order (PostgreSQL; on SQLite
+    ``BEGIN IMMEDIATE`` already holds the database) and raises the refusal of the first
+    rule one of them breaks (``AccountNotFound`` for one that does not exist)."""
+    currencies = _expected_currencies(legs)
+    accounts = sorted(deltas)
+    row = "(CAST(%s AS BIGINT), CAST(%s AS NUMERIC), CAST(%s AS NUMERIC), CAST(%s AS VARCHAR(8)))"
+    rules = ", ".join(f"coalesce(({sql}), false)" for sql, _ in _RULES)
+    lock = " FOR UPDATE OF a" if on_postgres() else ""
+    # Only constants and placeholders are interpolated; values go as parameters.
+    sql = (
+        f"WITH d (id, dbal, dheld, cur) AS (VALUES {', '.join([row] * len(accounts))}) "  # noqa: S608
+        f"SELECT a.id, a.currency, a.balance, a.held, {rules} "
+        f"FROM d JOIN ledger_account AS a ON a.id = d.id ORDER BY a.id{lock}"
+    )
+    params = [p for a in accounts for p in (a, *deltas[a], currencies[a])]
     with connection.wrap_database_errors, _cursor() as cursor:
-        cursor.execute(sql, account_ids, **_prepared())
-        return {
-            row[0]: (row[1], row[2], row[3], bool(row[4]), bool(row[5]))
-            for row in cursor.fetchall()
-        }
-
-
-def _expected_currencies(legs: list[_Leg]) -> dict[int, str] | None:
-    """The currency every involved account must hold, or None when one account is named
-    in two currencies (a certain refusal: the careful path words it)."""
-    expected: dict[int, str] = {}
-    for leg in legs:
-        for account_id in _involved(leg):
-            if expected.setdefault(account_id, leg.currency) != leg.currency:
-                return None
-    return expected
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    found = {r[0] for r in rows}
+    missing = next((a for a in accounts if a not in found), None)
+    if missing is not None:
+        raise AccountNotFound("No such account.", account_id=missing)
+    judged = [(_Judged(r[0], r[1], r[2], r[3], deltas[r[0]]), r[4:]) for r in rows]
+    for i, (_sql, refusal) in enumerate(_RULES):
+        for account, verdicts in judged:
+            if not verdicts[i]:
+                raise refusal(account, legs)
 
 
 _COLUMNS = (
@@ -446,14 +512,10 @@ WITH d AS (
     SELECT * FROM unnest(%(accounts)s::bigint[], %(balance)s::numeric[], %(held)s::numeric[],
                          %(currencies)s::varchar[]) AS d (id, dbal, dheld, cur)
 ), locked AS (
-    SELECT l.fine FROM d CROSS JOIN LATERAL (
-        SELECT NOT closed AND currency = d.cur
-               AND balance + d.dbal BETWEEN {MIN_BALANCE} AND {MAX_AMOUNT}
-               AND held + d.dheld BETWEEN 0 AND {MAX_AMOUNT}
-               AND NOT (must_not_overdraw AND balance + d.dbal < held + d.dheld
-                        AND d.dbal < d.dheld) AS fine
+    SELECT {_VERDICT} AS fine FROM d CROSS JOIN LATERAL (
+        SELECT closed, currency, balance, held, must_not_overdraw
         FROM ledger_account WHERE id = d.id FOR UPDATE
-    ) AS l
+    ) AS a
 ), ok AS (
     SELECT count(*) = %(n_accounts)s AND coalesce(bool_and(fine), false) AS verdict FROM locked
 ), moved AS (
@@ -480,7 +542,10 @@ WHERE (SELECT count(*) FROM moved) = %(n_accounts)s
 
 
 def _checked_write(
-    deltas: dict[int, list[int]], legs: list[_Leg], currencies: dict[int, str], now: datetime
+    deltas: dict[int, list[int]],
+    legs: list[_Leg],
+    currencies: dict[int, str | None],
+    now: datetime,
 ) -> bool:
     """PostgreSQL: writes the whole posting with ONE statement (one round trip; in
     autocommit mode its own transaction); False when an account refused it.
@@ -488,8 +553,7 @@ def _checked_write(
     * ``locked`` locks each account by its primary key, in ascending id order: the
       account array is sorted and a lateral subquery with ``FOR UPDATE`` locks one row
       per element, in turn -- so two postings never deadlock. It also judges each row by
-      the rules of ``_check_accounts`` (open, the leg's currency, no overdraft, inside 64
-      bits; in numeric arithmetic, so nothing overflows);
+      ``_RULES`` (open, the leg's currency, inside 64 bits, no overdraft);
     * ``ok``: every account found and fine. It is an InitPlan of the update, so every
       lock is taken before the first row changes;
     * ``moved`` updates every account or none (the verdict is the same for all). Its
@@ -562,17 +626,17 @@ def _db_uuid(value: uuid.UUID | None) -> Any:
 
 def _write(deltas: dict[int, list[int]], legs: list[_Leg], now: datetime) -> bool:
     """Applies the deltas and inserts the transfers; False when nothing was written: an
-    account refused (PostgreSQL re-checks every rule on the locked rows) or, on SQLite,
+    account refused (PostgreSQL judges every rule on the locked rows) or, on SQLite,
     the guard found one of our ids already stored (PostgreSQL raises ``IntegrityError``
     from the unique index instead).
 
     PostgreSQL: the one checked statement (``_checked_write``). SQLite (one writer at a
-    time, ``BEGIN IMMEDIATE``; the accounts were checked by the caller): the balance
+    time, ``BEGIN IMMEDIATE``; the accounts were judged by the caller): the balance
     UPDATE, guarded, then the INSERT.
     """
     if on_postgres():
         currencies = _expected_currencies(legs)
-        if currencies is None:
+        if None in currencies.values():
             return False
         return _checked_write(deltas, legs, currencies, now)
     return _write_sqlite(deltas, legs, now)
@@ -705,11 +769,10 @@ def _post_at_once(legs: list[_Leg]) -> Posting | None:
 
 
 def _post_careful(legs: list[_Leg]) -> Posting:
-    """Lock, check in Python (typed refusals), write; or recognise a replay."""
+    """Lock and judge (typed refusals), write; or recognise a replay."""
     deltas = _effects(legs)
-    rows = _lock_accounts(sorted(deltas))
     try:
-        _check_accounts(legs, deltas, rows)
+        _judge(legs, deltas)
     except LedgerError as refusal:
         # A replay of a transfer that has since been spent, or whose account was closed,
         # still returns the original: idempotency is decided before anything else.

@@ -12,7 +12,9 @@ behind, by a fresh snapshot, so every connection sees strictly increasing, gap-f
 versions, and a ``private`` frame never runs ahead of the public stream.
 
 Client frames are validated completely (``poker.ws_protocol``) before any service is
-called; service calls are the same durable, idempotent commands the REST API uses.
+called; service calls are the same durable, idempotent commands the REST API uses. An
+update is read into typed table events, and what it changes for this connection's user
+decided, in ``poker.ws_updates``.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from core.broadcast import table_group
-from core.cache import BoundedCache
 from core.errors import DomainError, NotFound
 from core.exceptions import map_exception
 from core.ws_auth import _user_for_token
@@ -37,6 +38,7 @@ from handhistory.store import Actor
 from poker import selectors
 from poker.commands import chat, play, seating
 from poker.ws_protocol import MAX_KEY_LENGTH, Frame, ProtocolError, error_frame, parse_frame
+from poker.ws_updates import Due, Watcher, received
 
 logger = logging.getLogger(__name__)
 
@@ -48,12 +50,6 @@ CLOSE_UNAUTHORIZED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_BAD_REQUEST = 4400
 CLOSE_INTERNAL = 1011
-
-#: The keys of a public update; anything else a group message might carry is dropped.
-_UPDATE_KEYS = ("type", "version", "events", "public")
-
-#: What an update changes for a connection's user (see ``TableConsumer._touches_me``).
-_NOTHING, _TURN_ENDED, _FULL = 0, 1, 2
 
 
 class NotAuthenticated(DomainError):
@@ -90,29 +86,6 @@ _sit_in = database_sync_to_async(seating.table_sit_in)
 _chat = database_sync_to_async(chat.table_chat)
 
 
-def _public(update: dict[str, Any]) -> dict[str, Any]:
-    """The update as it goes on the wire: its public keys only."""
-    return {k: update[k] for k in _UPDATE_KEYS if k in update}
-
-
-def _has_hand_events(update: dict[str, Any]) -> bool:
-    return any(g.get("kind") == "hand" and g.get("events") for g in update.get("events") or ())
-
-
-#: (table, version) -> the update's wire text: every connection of this process watching
-#: the table sends the same bytes, so it is serialised once. Small and bounded.
-_WIRE: BoundedCache[tuple[int, int], str] = BoundedCache(1024)
-
-
-def _wire(table_id: int, update: dict[str, Any]) -> str:
-    cache_key = (table_id, int(update["version"]))
-    text = _WIRE.get(cache_key)
-    if text is None:
-        text = json.dumps(_public(update), separators=(",", ":"))
-        _WIRE.put(cache_key, text)
-    return text
-
-
 class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     """``ws/tables/<table_id>/``: snapshot on connect, public updates, private frames,
     and the client commands of the protocol."""
@@ -130,10 +103,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.user_id = None
         self.version = -1
         # What this connection last saw publicly, to tell when a private frame is due.
-        self.my_seat: int | None = None
-        self.actor_seat: int | None = None
-        self.hand_id: int | None = None
-        self.you: dict[str, Any] | None = None  # the last `you` sent on this connection
+        self.watch = Watcher(None)
         # Accept first: a close code only reaches a client on an accepted socket.
         await self.accept()
         if self.table_id >= 2**63:  # no such row can exist (and the query would fail)
@@ -142,6 +112,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             self.user_id = int(user.pk)
+            self.watch = Watcher(self.user_id)
         elif self.scope.get("auth_method") == "token":  # a token was given and is bad
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
@@ -195,63 +166,15 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def _send_snapshot(self, view: dict[str, Any] | None = None) -> None:
         if view is None:
             view = await _view(self.table_id, self.user_id)
-        self._absorb(view)
-        self.you = view.get("you")
+        self.watch.absorb(view)
+        self.watch.you = view.get("you")
         self.version = int(view["version"])
         await self._send_json({"type": "snapshot", "version": self.version, "view": view})
-
-    def _absorb(self, public: dict[str, Any] | None) -> None:
-        """Remembers my seat, whose turn it is and the hand, from a public view."""
-        if not public:
-            return
-        if "seats" in public and self.user_id is not None:
-            self.my_seat = next(
-                (s["seat"] for s in public["seats"] if s.get("user_id") == self.user_id), None
-            )
-        hand = public.get("hand")
-        self.actor_seat = hand.get("actor_seat") if hand else None
-        self.hand_id = hand.get("id") if hand else None
-
-    def _touches_me(self, update: dict[str, Any]) -> int:
-        """Absorbs a public update; says whether it changes what only this user may see:
-        ``_FULL`` (new hole cards, the turn coming to them, their seat or its state: read
-        a fresh view), ``_TURN_ENDED`` (only their turn ended within the same hand: their
-        legal actions are gone, nothing else of theirs changed) or ``_NOTHING``."""
-        before = (self.my_seat, self.actor_seat, self.hand_id)
-        self._absorb(update.get("public"))
-        if self.user_id is None:
-            return _NOTHING
-        seat, actor, hand = before
-        mine = self.my_seat
-        if mine != seat:
-            return _FULL
-        for group in update.get("events") or ():
-            if group.get("kind") == "hand":
-                for event in group.get("events") or ():
-                    if event.get("type") == "HoleCardsDealt" and event.get("seat") == mine:
-                        return _FULL
-            elif group.get("kind") == "table":
-                event = group.get("event") or {}
-                if event.get("user_id") == self.user_id and event.get("type") != "ChatPosted":
-                    return _FULL  # sat, left, sat out/in, timed out, my turn started...
-        if hand != self.hand_id and self.you and self.you.get("hole_cards"):
-            return _FULL  # my cards of the finished hand are gone
-        if mine is None:
-            return _NOTHING
-        # My turn: newly, or the hand moved on (legal actions may differ); a chat line or
-        # someone sitting down changes nothing of mine.
-        if self.actor_seat == mine and (
-            actor != mine or hand != self.hand_id or _has_hand_events(update)
-        ):
-            return _FULL
-        if actor == mine and self.actor_seat != mine:
-            return _TURN_ENDED if hand == self.hand_id else _FULL
-        return _NOTHING
 
     async def _deliver(self, updates: list[dict[str, Any]]) -> None:
         """Sends consecutive new updates, then one private frame if any of them touched
         this user."""
-        due = _NOTHING
+        due = Due.NOTHING
         for update in updates:
             version = update.get("version")
             if not isinstance(version, int) or version <= self.version:
@@ -259,14 +182,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             if version != self.version + 1:  # cannot happen with gap-free input; be safe
                 await self._send_snapshot()
                 return
-            await self.send(text_data=_wire(self.table_id, update))
+            read = received(self.table_id, update)
+            await self.send(text_data=read.wire)
             self.version = version
-            due = max(due, self._touches_me(update))
-        if due == _TURN_ENDED and self.you is not None:
+            due = max(due, self.watch.due(read.update))
+        you = self.watch.you
+        if due == Due.TURN_ENDED and you is not None:
             # Same hand, same seat and state, same cards: only the legal actions went.
-            self.you = {**self.you, "legal_actions": None}
-            await self._send_json({"type": "private", "version": self.version, "you": self.you})
-        elif due != _NOTHING:
+            self.watch.you = you = {**you, "legal_actions": None}
+            await self._send_json({"type": "private", "version": self.version, "you": you})
+        elif due != Due.NOTHING:
             await self._send_private()
 
     async def _send_private(self) -> None:
@@ -288,15 +213,16 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                     if update["version"] != self.version + 1:
                         await self._send_snapshot(view)
                         return
-                    await self.send(text_data=_wire(self.table_id, update))
+                    read = received(self.table_id, update)
+                    await self.send(text_data=read.wire)
                     self.version = update["version"]
-                    self._absorb(update.get("public"))
+                    self.watch.absorb(read.update.public)
             if self.version != version:
                 await self._send_snapshot(view)
                 return
-        self._absorb(view)
-        self.you = view.get("you")
-        await self._send_json({"type": "private", "version": version, "you": self.you})
+        self.watch.absorb(view)
+        self.watch.you = view.get("you")
+        await self._send_json({"type": "private", "version": version, "you": self.watch.you})
 
     # --- group messages ----------------------------------------------------------------------
 
@@ -325,6 +251,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # --- client -> server --------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        frame: Frame | ProtocolError
         try:
             frame = parse_frame(text_data, bytes_data)
         except ProtocolError as error:
@@ -425,7 +352,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         else:
             old = [u for u in missed if u["version"] <= self.version]
             for update in old:
-                await self.send(text_data=_wire(self.table_id, update))
+                await self.send(text_data=received(self.table_id, update).wire)
             await self._deliver([u for u in missed if u["version"] > self.version])
             sent = {"snapshot": False, "updates": len(missed), "version": self.version}
         if frame.key is not None:
@@ -447,7 +374,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=CLOSE_UNAUTHORIZED)
             return
         self.scope["user"] = user
-        self.user_id = int(user.pk)
+        self.user_id = self.watch.user_id = int(user.pk)
         self.actor = Actor(
             kind="player", user_id=self.user_id, client_ip=self.actor.client_ip,
             device_id=self.actor.device_id,

@@ -20,7 +20,7 @@ from core.errors import Forbidden
 from handhistory.projections import project_hand
 from handhistory.store import SYSTEM, Actor, NewEvent
 from ledger.models import Account
-from poker import money, table_events, table_io
+from poker import money, table_events
 from poker.commands.runner import Ctx, table_event, who
 from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig
@@ -31,7 +31,8 @@ from poker.engine.showdown import showdown_auto
 from poker.engine.state import SHOWDOWN, HandState
 from poker.fairness import client_seeds_for
 from poker.models import Hand, Seat, Table, Variant, new_server_seed_hex
-from poker.privacy import viewable
+from poker.privacy import public_hand_events
+from poker.storage import table_store
 from wallet.restrictions import restriction_barred_from_tables
 
 
@@ -75,11 +76,7 @@ def append_engine(ctx: Ctx, events: list[EngineEvent], actor: Actor) -> list[dic
         [NewEvent(type=type(e).__name__, version=e.version, payload=e.to_dict()) for e in events],
         actor,
     )
-    # Everything broadcast is public: no hole cards, and the seed only when it reveals
-    # nothing (poker.privacy).
-    shown = {i for i, s in enumerate(ctx.state.shown) if s}
-    reveal = ctx.state.is_over and shown >= set(range(ctx.state.player_count))
-    public = [viewable(e, ctx.hand.seat_numbers, shown=shown, reveal_seed=reveal) for e in events]
+    public = public_hand_events(events, ctx.state, ctx.hand.seat_numbers)
     ctx.broadcasts.append({"kind": "hand", "hand": ctx.hand.pk, "events": public})
     return public
 
@@ -200,7 +197,7 @@ def maybe_start_hand(ctx: Ctx) -> None:
         seat_numbers=[s.number for s in players],
         player_ids=[s.player_id for s in players],
     )
-    table_io.insert_hand(hand)
+    table_store().insert_hand(hand)
     table.current_hand = hand
     for s in players:
         s.waiting_for_big_blind = False

@@ -34,6 +34,7 @@ from poker.engine.events import (
 )
 from poker.engine.variants import VARIANTS, get_variant
 from poker.models import ClientSeed, Hand
+from poker.privacy import may_read_hand
 
 ALGORITHM = DOMAIN.decode()
 #: Longest client seed; they travel in every HandStarted of the player's hands.
@@ -146,7 +147,7 @@ def hand_fairness(*, hand_id: int, viewer_id: int | None, full: bool = False) ->
     hand, with the seed). The hand view's refusals: someone else's hand is unknown, and a
     hand still being played has no proof yet."""
     hand = Hand.objects.filter(pk=hand_id).values("player_ids", "ended_at").first()
-    if hand is None or not (full or viewer_id in hand["player_ids"]):
+    if hand is None or not may_read_hand(viewer_id, hand["player_ids"], staff=full):
         raise NotFound(f"No hand {hand_id} in your history.", code="hand_not_found", hand=hand_id)
     if hand["ended_at"] is None:
         raise Conflict(

@@ -2,8 +2,10 @@
 
 What a viewer may see is decided by ``poker.privacy`` alone: a viewer sees their own hole
 cards; another player's hole cards only once that player showed them (a ``CardsShown``
-event); staff with ``full=True`` see everything. Hand histories go through it by
-``HandRecord.seen_by``, as the exports do.
+event); staff with ``full=True`` see everything. This module only calls its rules: the
+seats' cards (``cards_on_the_table``), the private part (``private_part``), who reads a
+hand (``may_read_hand``); hand histories go through ``HandRecord.seen_by``, as the
+exports do.
 """
 
 from __future__ import annotations
@@ -17,20 +19,19 @@ from django.db import connection, transaction
 from django.db.models import Avg, Count, QuerySet
 
 from core.errors import NotFound
-from handhistory.exports.records import STAFF, HandRecord, Viewer, hand_record, hand_records
+from handhistory.exports.records import STAFF, Viewer, hand_record, hand_records
 from handhistory.models import HandSummary, PlayerHandResult
 from handhistory.projections import summary_players
 from handhistory.readable import position_labels, readable_hand
 from handhistory.store import stream_events
 from poker import table_io
-from poker.engine.betting import legal_actions
 from poker.engine.cards import format_cards
-from poker.engine.events import UNKNOWN_CARD, Event, HoleCardsDealt, event_from_dict
+from poker.engine.events import HoleCardsDealt, event_from_dict
 from poker.engine.state import HandState
 from poker.fairness import next_deck_commitment
 from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
-from poker.privacy import viewable
+from poker.privacy import cards_on_the_table, may_read_hand, on_the_wire, private_part
 from poker.table_events import read_updates
 
 
@@ -153,11 +154,11 @@ def _view(
                 in_hand=True,
                 folded=not state.active[i],
                 all_in=state.all_in[i],
-                cards=format_cards(state.hole_cards[i]) if state.shown[i] else None,
+                cards=cards_on_the_table(state, i),
             )
         seat_rows.append(row)
         if seat.player_id == viewer_id:
-            you = _you(seat.number, seat.state, state, i)
+            you = private_part(seat.number, seat.state, state, i)
     hand_view = None
     if hand is not None and state is not None:
         actor = state.actor
@@ -196,23 +197,6 @@ def _view(
     }
 
 
-def _you(seat: int, seat_state: str, state: HandState | None, index: int | None) -> dict[str, Any]:
-    """The private part of a view: the viewer's seat, own hole cards and legal actions."""
-    you: dict[str, Any] = {"seat": seat, "state": seat_state, "hole_cards": None,
-                           "legal_actions": None}  # fmt: skip
-    if state is not None and index is not None:
-        you["hole_cards"] = format_cards(state.hole_cards_of(index))
-        legal = legal_actions(state)
-        if legal is not None and legal.actor == index:
-            you["legal_actions"] = {
-                "actions": list(legal.actions),
-                "call_amount": legal.call_amount,
-                "min_to": legal.min_to,
-                "max_to": legal.max_to,
-            }
-    return you
-
-
 def view_at(*, table_id: int, viewer_id: int | None, version: int) -> dict[str, Any] | None:
     """The viewer's view at ``version`` without the database, from what the command that
     committed that version in THIS process published (``table_io.publish``); None when
@@ -224,7 +208,7 @@ def view_at(*, table_id: int, viewer_id: int | None, version: int) -> dict[str, 
     row = next((r for r in basis.public["seats"] if r["user_id"] == viewer_id), None)
     if row is not None:
         index = basis.player_ids.index(viewer_id) if viewer_id in basis.player_ids else None
-        you = _you(row["seat"], row["state"], basis.state, index)
+        you = private_part(row["seat"], row["state"], basis.state, index)
     return {**basis.public, "you": you}
 
 
@@ -236,14 +220,14 @@ def hand_detail(*, hand_id: int, viewer_id: int | None, full: bool = False) -> d
     events and the readable part are both built from what it returns.
     """
     hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
-    if hand is None or not (full or viewer_id in hand.player_ids):
+    if hand is None or not may_read_hand(viewer_id, hand.player_ids, staff=full):
         raise NotFound(f"No hand {hand_id} in your history.", code="hand_not_found", hand=hand_id)
     rows = stream_events(hand.stream)
     record = hand_record(hand, [event_from_dict(r.payload) for r in rows])
     viewer = STAFF if full else Viewer(user_id=viewer_id)
     seen = record.seen_by(viewer)
     out = [
-        {"seq": row.seq, "recorded_at": row.recorded_at.isoformat(), **_on_the_wire(e, record)}
+        {"seq": row.seq, "recorded_at": row.recorded_at.isoformat(), **on_the_wire(e, record.seats)}
         for row, e in zip(rows, seen, strict=True)
     ]
     summary = HandSummary.objects.filter(hand=hand).values().first()
@@ -260,15 +244,6 @@ def hand_detail(*, hand_id: int, viewer_id: int | None, full: bool = False) -> d
         "summary": summary,
         "readable": readable_hand(record, viewer),
     }
-
-
-def _on_the_wire(event: Event, record: HandRecord) -> dict[str, Any]:
-    """An event already as the viewer may see it, in seats (``viewable`` with nothing left
-    to hide); a hand the viewer may not see is null on the wire."""
-    data = viewable(event, record.seats, shown=range(len(record.seats)), reveal_seed=True)
-    if isinstance(event, HoleCardsDealt) and UNKNOWN_CARD in event.cards:
-        data["cards"] = None
-    return data
 
 
 def hands_of(

@@ -167,6 +167,66 @@ class UnreadableEvent(ValueError):
     """A stored table event that no code here knows how to read."""
 
 
+#: Every table event type by its stored name.
+TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
+    cls.__name__: cls
+    for cls in (PlayerSat, PlayerLeaving, PlayerLeft, PlayerSatOut, PlayerSatIn,
+                PlayerToppedUp, HandBegan, TurnStarted, TurnTimedOut, HandFinished,
+                ChatPosted, TablePaused, TableResumed, TableClosed)
+}  # fmt: skip
+
+
+def table_event_from_wire(data: Mapping[str, Any]) -> TableEvent:
+    """A table event as the wire carries it (``{"type": ..., **fields}``, today's shape:
+    :func:`read_table_event`), typed again. A field an old row never had is None."""
+    cls = TABLE_EVENT_TYPES.get(data.get("type", ""))
+    if cls is None:
+        raise UnreadableEvent(f"{data.get('type')!r} is not a table event type")
+    return cls(**{f.name: data.get(f.name) for f in fields(cls)})
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HandEvents:
+    """The public events of one hand in an update: engine events in seats, as on the wire
+    (``poker.privacy.public_hand_events``)."""
+
+    hand: int
+    events: tuple[Mapping[str, Any], ...]
+
+    def dealt_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` was dealt hole cards in these events."""
+        return any(e.get("type") == "HoleCardsDealt" and e.get("seat") == seat for e in self.events)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Update:
+    """One committed change of a table as broadcast (and kept in the update log), read:
+    its version, its events typed in order, the public view after it."""
+
+    version: int
+    events: tuple[TableEvent | HandEvents, ...]
+    public: Mapping[str, Any] | None
+
+    @property
+    def has_hand_events(self) -> bool:
+        return any(isinstance(g, HandEvents) and g.events for g in self.events)
+
+
+def read_update(update: Mapping[str, Any]) -> Update:
+    """An update in today's shape (a broadcast, or a row after :func:`read_updates`) as an
+    :class:`Update`."""
+    groups: list[TableEvent | HandEvents] = []
+    for group in update.get("events") or ():
+        kind = group.get("kind")
+        if kind == "table":
+            groups.append(table_event_from_wire(group["event"]))
+        elif kind == "hand":
+            groups.append(HandEvents(hand=group["hand"], events=tuple(group.get("events") or ())))
+        else:
+            raise UnreadableEvent(f"{kind!r} is not a kind of update group")
+    return Update(version=int(update["version"]), events=tuple(groups), public=update.get("public"))
+
+
 def person(user_id: int, username: str) -> dict[str, Any]:
     """How a table event names a person."""
     return {"user_id": user_id, "username": username}
@@ -259,7 +319,8 @@ def read_act_result(result: dict[str, Any]) -> dict[str, Any]:
     hand = result.get("hand")
     from poker.models import Hand
 
-    seats = Hand.objects.filter(pk=hand).values_list("seat_numbers", flat=True).first() or []
+    rows = Hand.objects.filter(pk=hand) if isinstance(hand, int) else Hand.objects.none()
+    seats = rows.values_list("seat_numbers", flat=True).first() or []
     return {**result, "events": [_hand_event_v1(e, list(seats)) for e in events]}
 
 

@@ -30,6 +30,7 @@ ALLOWED = {
     ("handhistory.exports.records", "poker.models"),
     ("handhistory.exports.records", "poker.privacy"),
     ("handhistory.exports.stored", "poker.models"),
+    ("handhistory.readable", "poker.privacy"),
     ("handhistory.projections", "poker.models"),
     ("handhistory.selectors", "poker.models"),
     ("handhistory.services", "poker.models"),

@@ -4,8 +4,8 @@ A command is a ``body`` (what it does to the table's working set, :class:`Ctx`) 
 :func:`run_command`, which owns everything around it: idempotency by the client's key
 (the outcome is stored as a ``TableCommand`` in the same transaction as its effects, and
 the same key again returns it), the table's lock, the version bump, the commit and the
-broadcast after it. The rows move in ``poker.table_io``; the rules are the bodies'
-(``poker.commands.*``, ``poker.dealer``).
+broadcast after it. The rows move in ``poker.storage`` (this process's copies of them:
+``poker.table_io``); the rules are the bodies' (``poker.commands.*``, ``poker.dealer``).
 
 Two locking strategies run a body:
 
@@ -39,7 +39,6 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from core.broadcast import broadcast_table
-from core.db import on_postgres
 from core.errors import Conflict, DomainError, NotFound
 from handhistory.store import GENESIS, Actor, NewEvent, chain
 from poker import table_events, table_io
@@ -49,6 +48,7 @@ from poker.engine.state import HandState
 from poker.hands import remember
 from poker.models import Hand, Seat, Table, TableCommand
 from poker.selectors import public_view
+from poker.storage import Record, table_store
 
 
 class TableError(DomainError):
@@ -122,7 +122,7 @@ class Ctx:
         if scope is None:
             return
         scope.enter_context(transaction.atomic(durable=True))
-        if not table_io.relock(self.table, self.base_version):
+        if not table_store().relock(self.table, self.base_version):
             raise _Overtaken
 
     def lock_first(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
@@ -133,7 +133,7 @@ class Ctx:
     def seats(self) -> dict[int, Seat]:
         """Seats by number, with current stake balances."""
         if self.balances_stale:
-            table_io.refresh_balances(list(self.seat_map.values()))
+            table_store().refresh_balances(list(self.seat_map.values()))
             self.balances_stale = False
         return self.seat_map
 
@@ -155,7 +155,7 @@ class Ctx:
     def flush(self) -> None:
         """Inserts the pending events now, for what reads them back in this command."""
         self.lock()
-        table_io.insert_events(self.pending)
+        table_store().insert_events(self.pending)
         self.pending = []
 
     def working(self) -> table_io.Working:
@@ -199,7 +199,7 @@ def run_command(
     digest = request_hash(command, request)
     attempt = partial(_execute, table_id=table_id, player_id=player_id, key=key,
                       command=command, digest=digest, actor=actor, body=body)  # fmt: skip
-    if unlocked and on_postgres():
+    if unlocked and table_store().write_is_one_statement:
         working = table_io.take_unlocked(table_id)
         if working is not None:
             try:
@@ -255,7 +255,7 @@ def _execute(
     with ExitStack() as scope:
         if working is None:
             scope.enter_context(transaction.atomic(durable=True))
-            locked, done = table_io.lock(table_id, player_id, key)
+            locked, done = table_store().lock(table_id, player_id, key)
             if locked is None:
                 raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
             if done is not None:
@@ -285,7 +285,7 @@ def _execute(
         else:
             table.version += 1
             result = {**outcome, "version": table.version}
-            update = {
+            update: dict[str, Any] = {
                 "type": "update",
                 # The update log's rows say their shape (poker.table_events); off the wire.
                 "schema": table_events.VERSION,
@@ -295,13 +295,14 @@ def _execute(
                                       seats=list(ctx.seats().values())),
             }  # fmt: skip
             record = (
-                table_io.Record(player_id, key, command, digest, result)
+                Record(player_id, key, command, digest, result)
                 if player_id is not None and key
                 else None
             )
-            if not table_io.write(table, events=ctx.pending, hands=list(ctx.changed_hands.values()),
-                                  seats=list(ctx.changed_seats.values()), record=record,
-                                  update=update):  # fmt: skip
+            if not table_store().write(table, events=ctx.pending,
+                                       hands=list(ctx.changed_hands.values()),
+                                       seats=list(ctx.changed_seats.values()), record=record,
+                                       update=update):  # fmt: skip
                 raise _Overtaken
             basis = table_io.Published(
                 version=table.version, public=update["public"], state=after.state,

@@ -1,9 +1,9 @@
-"""The table path's ORM branch (what SQLite runs under ``make run``), forced on PostgreSQL.
+"""The table path on its embedded (ORM) store (what SQLite runs under ``make run``), forced
+on PostgreSQL, next to the same commands on the PostgreSQL store.
 
-Every statement of ``poker.table_io`` exists twice: raw PostgreSQL and ORM. The embedded
-lane (``test_embedded_lane.py``) runs the ORM one on SQLite end to end; these tests run it
-on the suite's database too, so a difference between the two versions shows up here as
-well, next to the same commands' results on the raw branch.
+The stores' contract suite (``tests/poker/test_table_store.py``) proves each operation on
+both; these run whole commands through each. The embedded lane
+(``test_embedded_lane.py``) runs the embedded store on SQLite end to end.
 """
 
 import pytest
@@ -11,12 +11,11 @@ import pytest
 from handhistory.verification import verify_chains
 from ledger.audit import ledger_audit
 from poker import table_io
-from poker.commands import runner
 from poker.commands.play import table_act
 from poker.commands.seating import table_leave, table_sit, table_sit_in, table_sit_out
 from poker.models import Hand, Seat, Table
 from poker.selectors import table_view
-from tests.support.poker import actor_for, key
+from tests.support.poker import actor_for, force_embedded_store, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,8 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def branch(request, monkeypatch):
     """Runs a test on each storage version of the table path."""
     if request.param == "orm":
-        monkeypatch.setattr(table_io, "on_postgres", lambda: False)
-        monkeypatch.setattr(runner, "on_postgres", lambda: False)
+        force_embedded_store(monkeypatch)
     table_io._CACHE.clear()
     return request.param
 

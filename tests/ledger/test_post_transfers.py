@@ -253,6 +253,18 @@ def test_balances_never_leave_the_64_bit_range(account):
     assert reload(b).balance == MAX_AMOUNT
 
 
+def test_a_posting_moving_more_than_64_bits_through_one_account_is_refused_whole(account):
+    """Even when the balance it lands on would fit: the rules are judged in 64-bit
+    arithmetic on SQLite as on PostgreSQL, so no delta may leave that range."""
+    low, big, small = (account(must_not_overdraw=False) for _ in range(3))
+    ledger_post_transfers(transfers=[transfer(low, account(), MAX_AMOUNT)])  # low: 1 - 2**63
+    with pytest.raises(BalanceOutOfRange) as err:
+        ledger_post_transfers(transfers=[transfer(big, low, MAX_AMOUNT), transfer(small, low, 1)])
+    assert err.value.extra["currency"] == "EUR"
+    assert [reload(a).balance for a in (low, big, small)] == [-MAX_AMOUNT, 0, 0]
+    assert ledger_audit().ok
+
+
 def test_the_durable_service_refuses_to_run_inside_another_transaction(account):
     a, b = account(100), account()
     with pytest.raises(RuntimeError), transaction.atomic():

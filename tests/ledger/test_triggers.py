@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 import uuid
-from pathlib import Path
 
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
@@ -19,8 +15,7 @@ from ledger.services import (
     ledger_post_transfers_in_transaction,
 )
 from tests.support.ledger import reload, transfer
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.sqlite import shell_on_sqlite
 
 
 def _refused(sql, params=()):
@@ -190,17 +185,7 @@ SQLITE_SCRIPT = textwrap.dedent(
 
 @pytest.mark.slow
 def test_sqlite_embedded_mode_migrates_and_its_triggers_refuse_rewrites(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env.update(DEBUG="1", EMBEDDED_DB_PATH=str(tmp_path / "ledger.sqlite3"))
-    migrate = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
-    assert migrate.returncode == 0, migrate.stderr
-    run = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", SQLITE_SCRIPT],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
+    run = shell_on_sqlite(tmp_path, SQLITE_SCRIPT)
     assert run.returncode == 0, run.stderr
     assert "REFUSED 5" in run.stdout
     assert "OK: every check passed." in run.stdout

@@ -13,12 +13,9 @@ from handhistory.exports import FORMATS
 from handhistory.exports.records import Viewer, hand_records
 from handhistory.models import Event as EventRow
 from poker import table_io
-from poker.commands import runner
-from poker.commands.play import table_act
-from poker.commands.seating import table_sit
 from poker.engine.cards import format_card, parse_card
 from poker.engine.deck import shuffle_deck, verify_deal
-from poker.engine.events import CardsShown, HandStarted, HoleCardsDealt, event_from_dict
+from poker.engine.events import CardsShown, HoleCardsDealt
 from poker.engine.variants import get_variant
 from poker.fairness import (
     WITHHELD_NOT_ALL_SHOWN,
@@ -30,40 +27,10 @@ from poker.fairness import (
 from poker.models import ClientSeed, Hand, Table, TableUpdate
 from poker.selectors import lobby, table_view
 from tests.handhistory.test_export_phh import TABLES, played_hands
-from tests.support.poker import actor_for, key, play_random_hands
+from tests.support.fairness import fold_current_hand, sit, started
+from tests.support.poker import force_embedded_store, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def sit(t, users, buy_in=5_000):
-    for u in users:
-        table_sit(table_id=t.pk, player_id=u.pk, buy_in=buy_in, key=key(), actor=actor_for(u))
-
-
-def started(hand_id: int) -> HandStarted:
-    row = EventRow.objects.get(stream=f"hand-{hand_id}", seq=1)
-    event = event_from_dict(row.payload)
-    assert isinstance(event, HandStarted)
-    return event
-
-
-def fold_current_hand(t) -> int:
-    """Folds (or checks) the running hand to its end; returns its id."""
-    hand_id = Table.objects.get(pk=t.pk).current_hand_id
-    while Table.objects.get(pk=t.pk).current_hand_id == hand_id:
-        view = table_view(table_id=t.pk, viewer_id=None)
-        seat = next(s for s in view["seats"] if s["seat"] == view["hand"]["actor_seat"])
-        options = table_view(table_id=t.pk, viewer_id=seat["user_id"])["you"]["legal_actions"]
-        action = "check" if "check" in options["actions"] else "fold"
-        table_act(table_id=t.pk, player_id=seat["user_id"], action=action, amount=None,
-                  key=key(), actor=actor_for(_user(seat["user_id"])))  # fmt: skip
-    return hand_id
-
-
-def _user(user_id: int):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.get(pk=user_id)
 
 
 # --- the pre-commitment ---------------------------------------------------------------------
@@ -93,8 +60,7 @@ def test_each_hand_deals_from_the_seed_committed_before_it_on_both_storage_branc
     """The raw-SQL write (PostgreSQL) and the ORM one (SQLite) both store the next seed, so
     every hand, dealt by a warm or a cold process, uses the seed the view committed to."""
     if branch == "orm":
-        monkeypatch.setattr(table_io, "on_postgres", lambda: False)
-        monkeypatch.setattr(runner, "on_postgres", lambda: False)
+        force_embedded_store(monkeypatch)
     table_io._CACHE.clear()
     t = table()
     users = [player(), player()]

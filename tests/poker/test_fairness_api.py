@@ -13,7 +13,7 @@ from poker.engine.cards import format_card
 from poker.engine.deck import commitment, shuffle_deck
 from poker.engine.variants import get_variant
 from poker.models import ClientSeed, Table
-from tests.poker.test_fairness import fold_current_hand, sit, started
+from tests.support.fairness import fold_current_hand, sit, started
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

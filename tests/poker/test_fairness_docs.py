@@ -5,21 +5,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import re
-from pathlib import Path
 
 from poker.engine.cards import FULL_DECK, SHORT_DECK, format_card
 from poker.engine.deck import _message, commitment, shuffle_deck
 from poker.fairness import deal_verify
-
-DOC = Path(__file__).resolve().parents[2] / "docs" / "provably-fair.md"
-
-
-def example() -> dict[str, str]:
-    text = DOC.read_text()
-    block = re.search(r"## Worked example.*?```text\n(.*?)```", text, re.S)
-    assert block, "the worked example block is missing"
-    return dict(line.split(": ", 1) for line in block.group(1).strip().splitlines())
+from tests.support.fairness import example
 
 
 def test_the_worked_example_in_the_docs_is_what_the_code_computes():

@@ -11,8 +11,8 @@ import pytest
 from handhistory.models import Event
 from ledger.models import Transfer
 from poker.models import Seat, TableCommand
-from tests.poker.test_races import _clone, concurrently
 from tests.support.tables_api import post, tables_url
+from tests.support.threads import clone, concurrently
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("tables")]
 
@@ -43,7 +43,7 @@ def test_the_same_key_at_several_tables_at_once_is_a_409_for_all_but_one(
     transfers = Transfer.objects.count()
     results = concurrently(
         *[
-            lambda t=t: post(_clone(client), tables_url(t.pk, "sit"), {"buy_in": 5_000}, key="k")
+            lambda t=t: post(clone(client), tables_url(t.pk, "sit"), {"buy_in": 5_000}, key="k")
             for t in tables
         ]
     )
@@ -68,7 +68,7 @@ def test_the_same_key_with_different_buy_ins_at_one_table_at_once_is_a_409(
     buy_ins = [3_000, 4_000, 5_000, 6_000]
     results = concurrently(
         *[
-            lambda b=b: post(_clone(client), tables_url(t.pk, "sit"), {"buy_in": b}, key="k2")
+            lambda b=b: post(clone(client), tables_url(t.pk, "sit"), {"buy_in": b}, key="k2")
             for b in buy_ins
         ]
     )

@@ -1,130 +1,176 @@
-"""No player ever receives another player's hole cards unless that player showed them.
+"""poker.privacy: each rule of who may see what, named after the rule (the channels are
+tested end to end in test_privacy_channels.py and test_ws_privacy.py)."""
 
-Three bots play 30 hands over REST, reading only their own ``state`` view; every response
-body any of them receives (state, actions, public table view, hand list, hand details) is
-recorded. Then the truth is read from the staff full view, and every recorded body is
-searched for the unshown hole cards of the other players of the hand it is about.
-Within one hand hole cards and board cards are disjoint, so any such card is a leak.
-"""
-
-from __future__ import annotations
-
-import random
-import re
-from typing import Any
-
-import pytest
-
-from poker.engine.cards import format_card
-from poker.models import Hand
-from tests.poker.test_multitable_bots import Recorder, bot_step, get, seat_three, top_up_broke
-from tests.support.tables_api import tables_url
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.xdist_group("tables"),
-    pytest.mark.django_db(transaction=True),
-]
-
-CARDS = re.compile(r"^(?:[2-9TJQKA][cdhs])+$")
-HANDS = 30
+from poker.engine.betting import legal_actions
+from poker.engine.cards import format_cards
+from poker.engine.config import HandConfig
+from poker.engine.deck import FairDeck
+from poker.engine.events import UNKNOWN_CARD, HoleCardsDealt
+from poker.engine.game import act, start_hand
+from poker.engine.showdown import showdown_auto
+from poker.engine.state import SHOWDOWN
+from poker.privacy import (
+    as_seen_by,
+    cards_on_the_table,
+    hole_cards_visible,
+    may_read_hand,
+    on_the_wire,
+    private_part,
+    public_hand_events,
+    seed_may_be_public,
+    seed_may_be_public_at,
+    sees_from_the_deal,
+    shown_players,
+    viewable,
+)
 
 
-def cards_in(value: Any, key: str = "") -> set[str]:
-    """Every card named anywhere in a JSON value: card strings such as "AsKd", and lists of
-    card integers under card-bearing keys (events carry integers)."""
-    found: set[str] = set()
-    if isinstance(value, dict):
-        for k, v in value.items():
-            found |= cards_in(v, k)
-    elif isinstance(value, list):
-        if key in ("cards", "fixed_deck", "board") and all(type(v) is int for v in value):
-            found |= {format_card(v) for v in value if 0 <= v < 52}
-        else:
-            for v in value:
-                found |= cards_in(v, key)
-    elif isinstance(value, str) and CARDS.match(value):
-        found |= {value[i : i + 2] for i in range(0, len(value), 2)}
-    return found
-
-
-def truth(staff: Any, hand_id: int) -> tuple[dict[int, set[str]], set[int]]:
-    """(player id -> hole cards, ids of players who showed) from the staff full view."""
-    full = get(staff, f"/api/v1/hands/{hand_id}/?full=1", None)
-    hand = Hand.objects.get(pk=hand_id)
-    user_at = dict(zip(hand.seat_numbers, hand.player_ids, strict=True))
-    hole = {
-        user_at[e["seat"]]: {format_card(c) for c in e["cards"]}
-        for e in full["events"]
-        if e["type"] == "HoleCardsDealt"
-    }
-    shown = {user_at[e["seat"]] for e in full["events"] if e["type"] == "CardsShown"}
-    return hole, shown
-
-
-def about(url: str, body: Any) -> list[tuple[int, Any]]:
-    """(hand id, part of the body about that hand) pairs of one recorded response."""
-    if url.endswith("/state/") or re.search(r"/tables/\d+/$", url):
-        return [(body["hand"]["id"], body)] if body.get("hand") else []
-    if url.endswith("/actions/"):
-        return [(body["hand"], body)]
-    if "/hands/?" in url or url.endswith("/hands/"):
-        return [(item["hand"], item) for item in body["results"]]
-    if re.search(r"/hands/\d+/$", url):
-        return [(body["id"], body)]
-    raise AssertionError(f"unclassified response from {url}")
-
-
-def test_no_response_ever_reveals_unshown_hole_cards(
-    auth_client, table, player, make_user, api_client
-):
-    rng = random.Random(7)
-    t = table(min_buy_in=2_000, max_buy_in=4_000)
-    clients = [auth_client(player()) for _ in range(3)]
-    seat_three(clients, t.pk, buy_in=3_000)
-    record: Recorder = []
-    while Hand.objects.filter(table=t, ended_at__isnull=False).count() < HANDS:
-        if not bot_step(clients, t.pk, rng, record):
-            top_up_broke(clients, t.pk, t, record)
-        if rng.random() < 0.05:  # spectators and players look at the public view too
-            record.append((api_client, tables_url(t.pk), get(api_client, tables_url(t.pk), None)))
-    for client in clients:
-        get(client, "/api/v1/hands/?limit=100", record)
-        for hand in Hand.objects.filter(table=t, ended_at__isnull=False):
-            if client.user.pk in hand.player_ids:
-                get(client, f"/api/v1/hands/{hand.pk}/", record)
-
-    staff = auth_client(make_user(role="support"))
-    truths: dict[int, tuple[dict[int, set[str]], set[int]]] = {}
-    checked = showdowns = 0
-    for client, url, body in record:
-        viewer = getattr(client, "user", None)
-        for hand_id, part in about(url, body):
-            if hand_id not in truths:
-                truths[hand_id] = truth(staff, hand_id)
-            hole, shown = truths[hand_id]
-            secret = set().union(
-                *(
-                    cards
-                    for pid, cards in hole.items()
-                    if pid not in shown and (viewer is None or pid != viewer.pk)
-                )
-            )
-            leaked = cards_in(part) & secret
-            assert not leaked, (url, hand_id, leaked, part)
-            checked += 1
-    for _hole, shown in truths.values():
-        showdowns += bool(shown)
-    # sanity: the detector does find every hole card in the staff's full view
-    some_hand = next(iter(truths))
-    full = get(staff, f"/api/v1/hands/{some_hand}/?full=1", None)
-    assert set().union(*truths[some_hand][0].values()) <= cards_in(full)
-    assert checked > 200 and len(truths) >= HANDS
-    assert showdowns >= 3  # shown cards were part of what was checked
-    # sanity: the detector does find a player's own cards in their own view
-    own = next(
-        (c, b)
-        for c, u, b in record
-        if u.endswith("/state/") and b.get("you") and b["you"]["hole_cards"]
+def _heads_up(all_in: bool):
+    config = HandConfig(
+        variant="NT", starting_stacks=(1000, 1000), blinds_or_straddles=(50, 100), min_bet=100
     )
-    assert CARDS.match(own[1]["you"]["hole_cards"]) and cards_in(own[1])
+    state, events = start_hand(config, FairDeck())
+    while not state.is_over:
+        if state.phase == SHOWDOWN:
+            state, new = showdown_auto(state)
+        else:
+            legal = state.actor
+            if all_in and state.street == 0 and state.bets[legal] < 1000:
+                from poker.engine.betting import legal_actions
+
+                options = legal_actions(state)
+                if "raise" in options.actions:
+                    state, new = act(state, legal, "raise", options.max_to)
+                else:
+                    state, new = act(state, legal, "call")
+            else:
+                from poker.engine.betting import legal_actions
+
+                options = legal_actions(state)
+                action = "check" if "check" in options.actions else "call"
+                state, new = act(state, legal, action)
+        events.extend(new)
+    return state, events
+
+
+def test_other_players_hole_cards_are_hidden_until_shown():
+    _, events = _heads_up(all_in=False)
+    dealt = [e for e in events if type(e).__name__ == "HoleCardsDealt"]
+    mine = viewable(dealt[0], [1, 2], viewer=dealt[0].player)
+    theirs = viewable(dealt[1], [1, 2], viewer=dealt[0].player)
+    assert mine["cards"] and theirs["cards"] is None
+    assert viewable(dealt[1], [1, 2], viewer=dealt[0].player, shown={dealt[1].player})["cards"]
+
+
+def test_the_seed_stays_secret_while_any_dealt_hand_was_never_shown():
+    _, events = _heads_up(all_in=False)  # checked down: the loser may muck
+    shown = {e.player for e in events if type(e).__name__ == "CardsShown"}
+    if shown == {0, 1}:  # a chopped pot shows both hands; the rule then allows the seed
+        assert seed_may_be_public(events)
+        return
+    assert not seed_may_be_public(events)
+    ended = next(e for e in events if type(e).__name__ == "HandEnded")
+    assert viewable(ended, [1, 2])["server_seed"] == ""
+    started = next(e for e in events if type(e).__name__ == "HandStarted")
+    assert viewable(started, [1, 2])["server_seed"] == ""
+
+
+def test_the_seed_is_revealed_once_every_hand_was_shown():
+    _, events = _heads_up(all_in=True)  # all-in pre-flop: both hands are shown
+    assert seed_may_be_public(events)
+    ended = next(e for e in events if type(e).__name__ == "HandEnded")
+    assert viewable(ended, [1, 2], reveal_seed=True)["server_seed"] == ended.server_seed != ""
+
+
+def _started():
+    config = HandConfig(
+        variant="NT", starting_stacks=(1000, 1000), blinds_or_straddles=(50, 100), min_bet=100
+    )
+    return start_hand(config, FairDeck())
+
+
+def test_hole_cards_are_visible_to_their_owner_and_to_others_once_shown():
+    assert hole_cards_visible(0, viewer=0, shown=())
+    assert not hole_cards_visible(0, viewer=1, shown=())
+    assert not hole_cards_visible(0, viewer=None, shown=())
+    assert hole_cards_visible(0, viewer=1, shown={0})
+    assert hole_cards_visible(0, viewer=None, shown={0})
+
+
+def test_cards_are_on_the_table_only_once_shown():
+    state, _ = _started()
+    assert [cards_on_the_table(state, i) for i in range(2)] == [None, None]
+    over, _ = _heads_up(all_in=True)  # both hands shown at the showdown
+    assert [cards_on_the_table(over, i) for i in range(2)] == [
+        format_cards(over.hole_cards[i]) for i in range(2)
+    ]
+
+
+def test_the_seed_may_be_public_at_a_state_only_when_the_hand_is_over_and_all_showed():
+    state, _ = _started()
+    assert not seed_may_be_public_at(state)
+    over, events = _heads_up(all_in=True)
+    assert seed_may_be_public_at(over)
+    checked, events = _heads_up(all_in=False)
+    # The same rule as over the events: whoever mucked keeps the seed secret.
+    assert seed_may_be_public_at(checked) == seed_may_be_public(events)
+    assert seed_may_be_public_at(checked) == (shown_players(events) == {0, 1})
+
+
+def test_the_private_part_holds_the_owners_cards_and_their_legal_actions_on_their_turn():
+    state, _ = _started()
+    actor = state.actor
+    other = 1 - actor
+    mine = private_part(3, "active", state, actor)
+    assert mine["seat"] == 3 and mine["state"] == "active"
+    assert mine["hole_cards"] == format_cards(state.hole_cards[actor])
+    legal = legal_actions(state)
+    assert mine["legal_actions"]["actions"] == list(legal.actions)
+    theirs = private_part(5, "active", state, other)
+    assert theirs["hole_cards"] == format_cards(state.hole_cards[other])
+    assert theirs["legal_actions"] is None
+    # Seated but not dealt in, or no hand running: no cards, no actions.
+    assert private_part(7, "sitting_out", state, None)["hole_cards"] is None
+    assert private_part(7, "active", None, None) == {
+        "seat": 7, "state": "active", "hole_cards": None, "legal_actions": None
+    }  # fmt: skip
+
+
+def test_public_hand_events_hide_every_unshown_hand_and_the_seed_while_it_reveals_any():
+    state, events = _started()
+    public = public_hand_events(events, state, [4, 6])
+    dealt = [e for e in public if e["type"] == "HoleCardsDealt"]
+    assert dealt and all(e["cards"] is None for e in dealt)
+    assert {e["seat"] for e in dealt} == {4, 6}
+    started = next(e for e in public if e["type"] == "HandStarted")
+    assert started["server_seed"] == "" and started["seats"] == [4, 6]
+    over, all_events = _heads_up(all_in=True)
+    ended = public_hand_events(all_events[-1:], over, [4, 6])[0]
+    assert ended["type"] == "HandEnded" and ended["server_seed"] != ""
+
+
+def test_a_hand_is_read_by_its_players_and_by_staff_only():
+    assert may_read_hand(7, [7, 9], staff=False)
+    assert not may_read_hand(8, [7, 9], staff=False)
+    assert not may_read_hand(None, [7, 9], staff=False)
+    assert may_read_hand(8, [7, 9], staff=True)
+    assert may_read_hand(None, [7, 9], staff=True)
+
+
+def test_a_replay_shows_from_the_deal_only_the_viewers_own_hand_or_every_hand_to_staff():
+    assert sees_from_the_deal(0, viewer=0, staff=False)
+    assert not sees_from_the_deal(1, viewer=0, staff=False)
+    assert not sees_from_the_deal(1, viewer=None, staff=False)
+    assert sees_from_the_deal(1, viewer=None, staff=True)
+
+
+def test_an_unseen_hand_is_null_on_the_wire_and_players_are_seats():
+    _, events = _started()
+    dealt = [e for e in events if isinstance(e, HoleCardsDealt)]
+    seen = as_seen_by(dealt[1], viewer=dealt[0].player)
+    assert UNKNOWN_CARD in seen.cards
+    wire = on_the_wire(seen, [4, 6])
+    assert wire["cards"] is None and "player" not in wire
+    assert wire["seat"] == [4, 6][dealt[1].player]
+    own = on_the_wire(as_seen_by(dealt[0], viewer=dealt[0].player), [4, 6])
+    assert own["cards"] == list(dealt[0].cards)

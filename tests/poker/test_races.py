@@ -3,54 +3,20 @@ the losers get clear, typed errors."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from handhistory.models import Event
 from ledger.models import Transfer
 from poker.commands.staff import staff_actor, table_pause
 from poker.models import Hand, Seat, Table, TableCommand
 from tests.support.tables_api import act, actor_client, post, sit, state, tables_url
+from tests.support.threads import clone, concurrently
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("tables")]
 
 PLAYER_ACTIONS = ("PlayerFolded", "PlayerChecked", "PlayerCalled", "BetPlaced", "RaisedTo")
-
-
-def concurrently(*calls: Callable[[], Any]) -> list[Any]:
-    """Runs the calls in threads released together; returns their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-
-    def run(i: int, call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait()
-            results[i] = call()
-        except Exception as exc:  # surfaced by the assertions below
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
-
-
-def _clone(client: Any) -> Any:
-    """A second HTTP client with the same credentials (one per thread)."""
-    from rest_framework.test import APIClient
-
-    twin = APIClient()
-    twin.credentials(**client._credentials)
-    twin.user = client.user
-    return twin
 
 
 def _player_actions(hand_id: int) -> int:
@@ -77,8 +43,8 @@ def test_two_players_acting_at_once_on_the_same_version_one_wins(auth_client, ta
     hand_id, version = view["hand"]["id"], view["version"]
     before = _player_actions(hand_id)
     results = concurrently(
-        lambda: act(_clone(actor), t.pk, "call", version=version),
-        lambda: act(_clone(other), t.pk, "call", version=version),
+        lambda: act(clone(actor), t.pk, "call", version=version),
+        lambda: act(clone(other), t.pk, "call", version=version),
     )
     statuses = sorted(r.status_code for r in results)
     assert statuses.count(200) == 1, [r.json() for r in results]
@@ -94,7 +60,7 @@ def test_many_players_racing_without_versions_never_double_act(three_handed):
     hand_id = view["hand"]["id"]
     before = _player_actions(hand_id)
     results = concurrently(
-        *[lambda c=c: act(_clone(c), t.pk, "fold") for c in clients for _ in range(2)]
+        *[lambda c=c: act(clone(c), t.pk, "fold") for c in clients for _ in range(2)]
     )
     ok = [r for r in results if r.status_code == 200]
     for r in results:
@@ -118,9 +84,9 @@ def test_the_same_command_twice_at_once_has_one_effect(auth_client, table, playe
     a = auth_client(player())
     transfers = Transfer.objects.count()
     results = concurrently(
-        lambda: post(_clone(a), tables_url(t.pk, "sit"), {"buy_in": 5_000}, key="dup-sit"),
-        lambda: post(_clone(a), tables_url(t.pk, "sit"), {"buy_in": 5_000}, key="dup-sit"),
-        lambda: post(_clone(a), tables_url(t.pk, "sit"), {"buy_in": 5_000}, key="dup-sit"),
+        lambda: post(clone(a), tables_url(t.pk, "sit"), {"buy_in": 5_000}, key="dup-sit"),
+        lambda: post(clone(a), tables_url(t.pk, "sit"), {"buy_in": 5_000}, key="dup-sit"),
+        lambda: post(clone(a), tables_url(t.pk, "sit"), {"buy_in": 5_000}, key="dup-sit"),
     )
     assert [r.status_code for r in results] == [200, 200, 200], [r.json() for r in results]
     bodies = [r.json() for r in results]
@@ -142,7 +108,7 @@ def test_the_same_action_twice_at_once_acts_once(auth_client, table, player):
     results = concurrently(
         *[
             lambda: post(
-                _clone(actor), tables_url(t.pk, "actions"), {"action": "call"}, key="dup-call"
+                clone(actor), tables_url(t.pk, "actions"), {"action": "call"}, key="dup-call"
             )
         ]
         * 4
@@ -164,8 +130,8 @@ def test_an_action_after_the_hand_ended_is_refused(auth_client, table, player):
     hand_id = view["hand"]["id"]
     # the player to act sends two different decisions at once: exactly one is applied
     results = concurrently(
-        lambda: act(_clone(actor), t.pk, "fold"),
-        lambda: act(_clone(actor), t.pk, "fold"),
+        lambda: act(clone(actor), t.pk, "fold"),
+        lambda: act(clone(actor), t.pk, "fold"),
     )
     assert sorted(r.status_code for r in results) == [200, 422], [r.json() for r in results]
     assert next(r for r in results if r.status_code == 422).json()["code"] == "not_in_hand"
@@ -188,8 +154,8 @@ def test_an_action_racing_the_end_of_the_hand_on_a_live_table(auth_client, table
     actor = actor_client([a, b], view)
     version = view["version"]
     results = concurrently(
-        lambda: act(_clone(actor), t.pk, "fold", version=version),
-        lambda: act(_clone(actor), t.pk, "call", version=version),
+        lambda: act(clone(actor), t.pk, "fold", version=version),
+        lambda: act(clone(actor), t.pk, "call", version=version),
     )
     assert sorted(r.status_code for r in results) == [200, 409], [r.json() for r in results]
     assert next(r for r in results if r.status_code == 409).json()["code"] == "stale_version"

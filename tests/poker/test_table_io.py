@@ -14,6 +14,8 @@ from poker.commands.seating import table_sit
 from poker.engine.betting import legal_actions
 from poker.hands import hand_state
 from poker.models import Hand, Table
+from poker.storage import postgres
+from poker.storage.postgres import PostgresTableStore
 from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -109,7 +111,7 @@ def test_a_failed_command_leaves_no_half_changed_working_set(table, player, monk
     def broken_write(*args, **kwargs):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(table_io, "write", broken_write)
+    monkeypatch.setattr(PostgresTableStore, "write", broken_write)
     pid, action = _to_act(t)
     with pytest.raises(RuntimeError):
         table_act(table_id=t.pk, player_id=pid, action=action, key=key(),
@@ -181,7 +183,7 @@ def _spy_statements(monkeypatch):
     from django.db import connection
 
     calls = []
-    real = table_io.run_prepared
+    real = postgres.run_prepared
     me = threading.get_ident()
 
     def spy(sql, params):
@@ -189,7 +191,7 @@ def _spy_statements(monkeypatch):
             calls.append((sql.strip().splitlines()[0], connection.in_atomic_block))
         return real(sql, params)
 
-    monkeypatch.setattr(table_io, "run_prepared", spy)
+    monkeypatch.setattr(postgres, "run_prepared", spy)
     return calls
 
 
@@ -224,7 +226,7 @@ def test_a_copy_that_another_command_overtook_before_its_write_applies_once_on_t
     pid, action = _to_act(t)
     version = Table.objects.get(pk=t.pk).version
     chatter = next(u for u in users.values() if u.pk != pid)
-    real_write = table_io.write
+    real_write = PostgresTableStore.write
     overtaken = []
 
     def write_after_a_chat(*args, **kwargs):
@@ -244,7 +246,7 @@ def test_a_copy_that_another_command_overtook_before_its_write_applies_once_on_t
             thread.join()
         return real_write(*args, **kwargs)
 
-    monkeypatch.setattr(table_io, "write", write_after_a_chat)
+    monkeypatch.setattr(PostgresTableStore, "write", write_after_a_chat)
     calls = _spy_statements(monkeypatch)
     table_act(table_id=t.pk, player_id=pid, action=action, key=key(), actor=actor_for(users[pid]))
     monkeypatch.undo()
@@ -288,30 +290,6 @@ def test_a_hand_ended_from_a_copy_settles_under_the_lock_only_if_the_copy_is_cur
     assert Event.objects.filter(stream=f"table-{t.pk}", type="HandFinished").count() == 1
     assert Transfer.objects.count() == transfers + 1  # the blind the folder lost, once
     call_command("verify_event_store")  # raises on a chain or settlement mismatch
-
-
-def test_a_write_from_a_version_the_table_is_not_at_writes_nothing(table, player):
-    """The write is a compare-and-set on the table's version: what it carries counts only
-    if the table is still where the command started."""
-    from django.utils import timezone
-
-    from handhistory.store import SYSTEM, NewEvent, chain, stream_head
-    from poker.models import TableUpdate
-
-    t, _ = _start(table, player)
-    row = Table.objects.get(pk=t.pk)
-    rows = chain(stream=row.stream, events=[NewEvent(type="Probe", version=1, payload={})],
-                 actor=SYSTEM, head=stream_head(row.stream), recorded_at=timezone.now())  # fmt: skip
-    counts = Event.objects.count(), TableUpdate.objects.count()
-    row.version += 2  # as if the command had started at a version the table never reached
-    written = table_io.write(row, events=rows, hands=[], seats=[], record=None, update={})
-    assert written is False
-    assert (Event.objects.count(), TableUpdate.objects.count()) == counts
-    assert Table.objects.get(pk=t.pk).version == row.version - 2
-    row.version -= 1  # from the version the table is at
-    assert table_io.write(row, events=rows, hands=[], seats=[], record=None, update={}) is True
-    assert (Event.objects.count(), TableUpdate.objects.count()) == (counts[0] + 1, counts[1] + 1)
-    assert Table.objects.get(pk=t.pk).version == row.version
 
 
 def test_a_warm_action_opens_the_database_connection_a_server_closed_between_requests(

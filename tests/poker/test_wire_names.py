@@ -12,7 +12,6 @@ Seats 3 and 5 (and 2/4/6) are used on purpose: no seat number equals an engine i
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -24,26 +23,9 @@ from ledger.models import Transfer
 from poker.models import Hand, Table, TableCommand, TableUpdate
 from tests.support.poker import fund
 from tests.support.tables_api import act, check_down, fold_hand, post, sit, state, tables_url
+from tests.support.wire import AMBIGUOUS, ENGINE_INDEX_WORDING, ambiguous_keys, old_update
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-#: Keys that would name a player ambiguously (an engine index, a user id or a username).
-AMBIGUOUS = {"player", "player_id", "actor", "players_ids"}
-ENGINE_INDEX_WORDING = re.compile(r"\bplayers?\b")
-
-
-def ambiguous_keys(value: Any, path: str = "") -> list[str]:
-    """Every path in ``value`` whose key is an ambiguous name for a person."""
-    found: list[str] = []
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k in AMBIGUOUS:
-                found.append(f"{path}.{k}")
-            found.extend(ambiguous_keys(v, f"{path}.{k}"))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            found.extend(ambiguous_keys(v, f"{path}[{i}]"))
-    return found
 
 
 def counts() -> tuple[int, int, int]:
@@ -202,40 +184,14 @@ def test_no_payload_of_a_few_full_hands_names_a_player_ambiguously(
 # --- what was stored before the rename ---------------------------------------------------------
 
 
-def _old_update(version: int, hand: Hand, alice: Any, bob: Any) -> dict[str, Any]:
-    """An update-log row exactly as the code before the rename wrote it."""
-    return {
-        "type": "update",
-        "version": version,
-        "events": [
-            {"kind": "table", "event": {"type": "PlayerSat", "seat": 5, "player": alice.pk,
-                                        "buy_in": 10_000}},
-            {"kind": "table", "event": {"type": "ChatPosted", "seat": 5, "player_id": alice.pk,
-                                        "player": "alice", "text": "hi"}},
-            {"kind": "hand", "hand": hand.pk, "events": [
-                {"type": "PlayerFolded", "version": 1, "player": 1, "seat": hand.seat_numbers[1]},
-                {"type": "PotAwarded", "version": 1, "pot": 0, "winners": [0],
-                 "amounts": [150], "hand": ""},
-            ]},
-            {"kind": "table", "event": {"type": "TurnStarted", "hand": hand.pk, "seat": 3,
-                                        "player": bob.pk, "started_at": "x", "deadline": "y",
-                                        "time_bank_ms": 0}},
-        ],
-        "public": {"seats": [
-            {"seat": 3, "player": "bob", "player_id": bob.pk, "state": "active"},
-            {"seat": 5, "player": "alice", "player_id": alice.pk, "state": "active"},
-        ], "hand": None},
-    }  # fmt: skip
-
-
-def test_old_update_log_rows_are_read_in_the_new_shape(heads_up, client):
+def testold_update_log_rows_are_read_in_the_new_shape(heads_up, client):
     t = heads_up["table"]
     hand = Hand.objects.get(pk=heads_up["view"]["hand"]["id"])
     alice, bob = heads_up["clients"][5].user, heads_up["clients"][3].user
     table = Table.objects.get(pk=t.pk)
     # The newest stored update, as the old code wrote it.
     TableUpdate.objects.filter(table=table, version=table.version).update(
-        payload=_old_update(table.version, hand, alice, bob)
+        payload=old_update(table.version, hand, alice, bob)
     )
     from poker.selectors import updates_since
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.poker.test_wire_names import AMBIGUOUS, ENGINE_INDEX_WORDING, ambiguous_keys
-from tests.poker.test_ws_protocol import WS, counts
 from tests.support.poker import actor_for, fund, key
+from tests.support.wire import AMBIGUOUS, ENGINE_INDEX_WORDING, ambiguous_keys, old_update
+from tests.support.ws import WS, counts
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("async_db_cleanup")]
 
@@ -122,8 +122,6 @@ async def test_no_frame_over_a_few_full_hands_names_a_player_ambiguously():
 
 
 async def test_resync_over_an_old_update_log_row_sends_the_new_shape():
-    from tests.poker.test_wire_names import _old_update
-
     table_id, by_seat = await seats_3_and_5()
 
     @sync_to_async
@@ -133,7 +131,7 @@ async def test_resync_over_an_old_update_log_row_sends_the_new_shape():
         table = Table.objects.get(pk=table_id)
         hand = Hand.objects.get(pk=table.current_hand_id)
         TableUpdate.objects.filter(table=table, version=table.version).update(
-            payload=_old_update(table.version, hand, by_seat[5][0], by_seat[3][0])
+            payload=old_update(table.version, hand, by_seat[5][0], by_seat[3][0])
         )
         return table.version
 

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.poker.test_ws_protocol import WS, seated_table
+from tests.support.poker import hole_cards_by_user
+from tests.support.ws import WS, seated_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("async_db_cleanup")]
 
@@ -78,21 +79,12 @@ def cards_seen(frames: list[dict[str, Any]]) -> list[tuple[int | None, str]]:
 @sync_to_async
 def truth(hand_ids: set[int]) -> dict[int, dict[int, tuple[set[str], bool]]]:
     """hand -> player id -> (their hole cards, whether they showed them), from the store."""
-    from poker.engine.cards import format_card
-    from poker.models import Hand
     from poker.selectors import hand_detail
 
     out = {}
     for hand_id in hand_ids:
         detail = hand_detail(hand_id=hand_id, viewer_id=None, full=True)
-        hand = Hand.objects.get(pk=hand_id)
-        user_at = dict(zip(hand.seat_numbers, hand.player_ids, strict=True))
-        cards = {
-            user_at[e["seat"]]: {format_card(c) for c in e["cards"]}
-            for e in detail["events"]
-            if e["type"] == "HoleCardsDealt"
-        }
-        shown = {user_at[e["seat"]] for e in detail["events"] if e["type"] == "CardsShown"}
+        cards, shown = hole_cards_by_user(hand_id, detail["events"])
         out[hand_id] = {pid: (c, pid in shown) for pid, c in cards.items()}
     return out
 

@@ -6,7 +6,7 @@ import itertools
 import uuid
 from typing import Any
 
-from ledger.models import Account, AccountKind
+from ledger.models import Account, AccountKind, Transfer
 from ledger.posting import TransferRequest
 from ledger.services import ledger_account_open, ledger_post_transfers
 
@@ -60,3 +60,50 @@ def transfer(debit: Account, credit: Account, amount: int, **kwargs: Any) -> Tra
 
 def reload(account: Account) -> Account:
     return Account.objects.get(pk=account.pk)
+
+
+#: The typed refusals ``breach_every_rule`` meets, in order.
+RULE_BREACHES = ["account_closed", "currency_mismatch", "currency_mismatch",
+                 "insufficient_funds", "insufficient_funds", "balance_out_of_range",
+                 "account_not_found", "account_closed"]  # fmt: skip
+
+
+def breach_every_rule() -> list[str]:
+    """Posts one posting against each account rule of ``ledger.posting`` (and one that
+    breaks two: the first rule's refusal wins); the codes of the refusals. Asserts that
+    none wrote anything. Runs on any database (the SQLite test runs it in a subprocess)."""
+    from ledger.audit import ledger_audit
+    from ledger.errors import LedgerError
+    from ledger.posting import MAX_AMOUNT
+    from ledger.services import ledger_account_close, ledger_post_transfers
+
+    issuer = new_account(must_not_overdraw=False)
+    alice, bob, closed = new_account(), new_account(), new_account()
+    usd, usd_issuer = new_account("USD"), new_account("USD", must_not_overdraw=False)
+    fund(alice, 500)
+    ledger_post_transfers(transfers=[transfer(issuer, bob, MAX_AMOUNT - 1000)])
+    ledger_account_close(account_id=closed.pk)
+    missing = Account(pk=10**12, currency="EUR")
+    postings = [
+        [transfer(alice, closed, 1)],
+        [transfer(alice, usd, 1)],
+        [transfer(alice, bob, 1), transfer(usd_issuer, bob, 1)],  # bob named in two currencies
+        [transfer(alice, bob, 501)],
+        [transfer(alice, bob, 501, pending=True)],
+        [transfer(new_account(must_not_overdraw=False), bob, 1001)],
+        [transfer(alice, missing, 1)],
+        [transfer(alice, bob, 501), transfer(alice, closed, 1)],
+    ]
+    accounts = [issuer, alice, bob, closed, usd, usd_issuer]
+    before = [(a.balance, a.held, a.version) for a in map(reload, accounts)]
+    transfers = Transfer.objects.count()
+    codes = []
+    for legs in postings:
+        try:
+            ledger_post_transfers(transfers=legs)
+        except LedgerError as refusal:
+            codes.append(refusal.code)
+    assert [(a.balance, a.held, a.version) for a in map(reload, accounts)] == before
+    assert Transfer.objects.count() == transfers
+    assert ledger_audit().ok
+    return codes

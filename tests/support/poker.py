@@ -83,3 +83,30 @@ def play_hands_with_rebuys(t, users, buy_ins, hands, rng):
                              actor=actor_for(user))  # fmt: skip
                 table_sit_in(table_id=t.pk, player_id=user.pk, key=key(), actor=actor_for(user))
     assert finished.count() >= hands, "the table stopped dealing"
+
+
+def hole_cards_by_user(hand_id: int, events: list[dict]) -> tuple[dict[int, set[str]], set[int]]:
+    """(player id -> hole cards, ids of players who showed) from a hand's events as staff
+    see them on the wire (every card)."""
+    from poker.engine.cards import format_card
+    from poker.models import Hand
+
+    hand = Hand.objects.get(pk=hand_id)
+    user_at = dict(zip(hand.seat_numbers, hand.player_ids, strict=True))
+    hole = {
+        user_at[e["seat"]]: {format_card(c) for c in e["cards"]}
+        for e in events
+        if e["type"] == "HoleCardsDealt"
+    }
+    shown = {user_at[e["seat"]] for e in events if e["type"] == "CardsShown"}
+    return hole, shown
+
+
+def force_embedded_store(monkeypatch):
+    """Runs the table path on the embedded (ORM) store, which SQLite uses, on the suite's
+    PostgreSQL database; this process's working sets, left by the other store, are dropped."""
+    from poker import storage, table_io
+    from poker.storage.embedded import EmbeddedTableStore
+
+    monkeypatch.setattr(storage, "_chosen", EmbeddedTableStore())
+    table_io._CACHE.clear()

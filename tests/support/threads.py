@@ -5,6 +5,9 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
+from typing import Any
+
+from django.db import connection
 
 
 def errors_in_threads(work: Callable[[int], None], *, threads: int = 8) -> list[BaseException]:
@@ -28,3 +31,35 @@ def errors_in_threads(work: Callable[[int], None], *, threads: int = 8) -> list[
     finally:
         sys.setswitchinterval(before)
     return errors
+
+
+def concurrently(*calls: Callable[[], Any]) -> list[Any]:
+    """Runs the calls in threads released together; returns their results in order."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(i: int, call: Callable[[], Any]) -> None:
+        try:
+            barrier.wait()
+            results[i] = call()
+        except Exception as exc:  # surfaced by the assertions below
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+def clone(client: Any) -> Any:
+    """A second HTTP client with the same credentials (one per thread)."""
+    from rest_framework.test import APIClient
+
+    twin = APIClient()
+    twin.credentials(**client._credentials)
+    twin.user = client.user
+    return twin

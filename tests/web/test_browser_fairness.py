@@ -19,9 +19,8 @@ from poker.models import Table
 from poker.privacy import seed_may_be_public
 from poker.selectors import table_view
 from tests.poker import conftest as poker_fixtures
-from tests.poker.test_fairness import fold_current_hand, sit
-from tests.poker.test_fairness_docs import example
 from tests.support.browser import DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
+from tests.support.fairness import example, fold_current_hand, sit
 from tests.support.poker import actor_for, key
 from tests.support.server import Server
 
