@@ -3,7 +3,8 @@ side by side with pokerkit's ``HandHistory.dumps``.
 
 The dataset: ``--hands`` finished hands (default 100,000) at 200 tables of every variant
 (NT, PO, NS, FT), 2 to 9 players, chips and USD, some with antes, a short-deck button
-blind or rake, played by the pure engine under a random legal policy (folds, showdowns,
+blind or rake (forced bets in the engine's order, ``poker.dealer.in_engine_order``),
+played by the pure engine under a random legal policy (folds, showdowns,
 all-ins and side pots) and stored in the shapes the table service stores: ``Hand`` rows,
 the hand streams' ``Event`` rows (``event.to_dict()`` payloads, hash-chained by
 ``handhistory.store.chain`` with the service's actors) and ``PlayerHandResult`` rows;
@@ -12,9 +13,14 @@ too. Rows go in with ``COPY``: through the table service the same hands would ta
 quarter of an hour. Not written: table streams, hand summaries and the ledger's
 settlements (the exports read none of them).
 
+Then every hand is derived as the live path leaves it (``handhistory.derived.derive_hands``
+a chunk at a time, as the backlog task does: the stored export texts of every format), one
+process per core, timed on its own: the derivation rate is the cost the exports no longer
+pay.
+
 Measured, for every format in ``handhistory.exports.FORMATS`` and for a player (the hero)
 and for staff, on the first 10,000 hands and on all of them: the export job's whole
-streaming path, ``iter_hand_records(Hand.objects.filter(...))`` + ``write_hands`` into a
+streaming path, ``stored.iter_texts(Hand.objects.filter(...))`` + ``write_texts`` into a
 temporary file, one process on one core. Each export runs in a fresh process, which
 reports hands/s (wall clock, with PostgreSQL on the same machine, and the process's own
 CPU time) and its memory growth: the peak RSS during the export above the RSS before it.
@@ -101,24 +107,24 @@ def _table_specs(rng: random.Random) -> list[dict[str, Any]]:
 
 
 def _config(spec: dict[str, Any], stacks: tuple[int, ...]) -> Any:
-    """The hand's engine config, built as ``poker.dealer.maybe_start_hand`` builds it."""
+    """The hand's engine config, built as ``poker.dealer.maybe_start_hand`` builds it: what
+    each player posts (heads-up the button posts the small blind), in the engine's order."""
+    from poker.dealer import in_engine_order
     from poker.engine.config import HandConfig, RakeConfig
 
     n = len(stacks)
     big = spec["big_blind"]
-    blinds = [0] * n
-    blinds[0], blinds[1] = spec["small_blind"], big
+    small_at, big_at = (0, 1) if n > 2 else (1, 0)
+    posted = [0] * n
+    posted[small_at], posted[big_at] = spec["small_blind"], big
     if spec["button_blind"] and n > 2:
-        blinds[n - 1] = spec["button_blind"]
-    antes = [spec["ante"]] * n
-    if n == 2:
-        antes = antes[::-1]
+        posted[n - 1] = spec["button_blind"]
     fixed_limit = spec["variant"] == "FT"
     return HandConfig(
         variant=spec["variant"],
         starting_stacks=stacks,
-        blinds_or_straddles=tuple(blinds),
-        antes=tuple(antes),
+        blinds_or_straddles=in_engine_order(posted),
+        antes=in_engine_order([spec["ante"]] * n),
         ante_trimming=True,
         min_bet=0 if fixed_limit else big,
         small_bet=big if fixed_limit else 0,
@@ -332,6 +338,44 @@ def _check_chains(last_hand: int) -> bool:
 # --- the exports ------------------------------------------------------------------------
 
 
+def _derive(env: dict[str, str], first: int, last: int) -> dict[str, Any]:
+    """Derives hands ``first`` to ``last`` through the registry, as the backlog task does
+    (``handhistory.derived.derive_hands`` a chunk at a time): records loaded once, every
+    product computed and stored. Returns hands, wall and CPU seconds."""
+    django_setup(env)
+    from handhistory.derived import CHUNK, derive_hands
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    done = 0
+    for start in range(first, last + 1, CHUNK):
+        done += derive_hands(range(start, min(last + 1, start + CHUNK)))
+    return {
+        "hands": done,
+        "seconds": time.perf_counter() - wall,
+        "cpu_seconds": time.process_time() - cpu,
+    }
+
+
+def _derive_all(env: dict[str, str], hands: int) -> dict[str, Any]:
+    """Every hand derived, one process per core on a contiguous share of the ids: the
+    rate per process (its own CPU, and wall clock) and the whole run's wall clock."""
+    parts = max(2, os.cpu_count() or 2)
+    bounds = [(1 + hands * k // parts, hands * (k + 1) // parts) for k in range(parts)]
+    started = time.perf_counter()
+    with mp.get_context("spawn").Pool(parts) as pool:
+        runs = pool.starmap(_derive, [(env, a, b) for a, b in bounds])
+    seconds = time.perf_counter() - started
+    done = sum(r["hands"] for r in runs)
+    return {
+        "hands": done,
+        "processes": parts,
+        "seconds": round(seconds, 1),
+        "hands_per_s": round(done / seconds, 1),
+        "cpu_hands_per_s_per_process": round(done / sum(r["cpu_seconds"] for r in runs), 1),
+        "wall_hands_per_s_per_process": round(done / sum(r["seconds"] for r in runs), 1),
+    }
+
+
 def _rss_kb() -> int:
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * resource.getpagesize() // 1024
@@ -351,21 +395,23 @@ def _export(env: dict[str, str], fmt_name: str, viewer: str, hero: int, last_han
     django_setup(env)
     import tracemalloc
 
-    from handhistory.exports import FORMATS, write_hands
-    from handhistory.exports.records import STAFF, Viewer, iter_hand_records
+    from handhistory.exports import FORMATS, write_texts
+    from handhistory.exports.records import STAFF, Viewer
+    from handhistory.exports.stored import iter_texts
 
     fmt = FORMATS[fmt_name]
     who = STAFF if viewer == "staff" else Viewer(user_id=hero)
     with tempfile.TemporaryFile("w", encoding="utf-8") as out:
         # Warm-up (imports, connection, caches) on a few hands, then the measured export.
-        write_hands(fmt, iter_hand_records(_selection(viewer, hero, 50)), who, out)
+        write_texts(fmt, iter_texts(_selection(viewer, hero, 50), fmt, who), out)
         out.seek(0)
         out.truncate()
         if traced:
             tracemalloc.start()
         rss_before = _rss_kb()
         wall, cpu = time.perf_counter(), time.process_time()
-        count = write_hands(fmt, iter_hand_records(_selection(viewer, hero, last_hand)), who, out)
+        texts = iter_texts(_selection(viewer, hero, last_hand), fmt, who)
+        count = write_texts(fmt, texts, out)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         heap_peak = tracemalloc.get_traced_memory()[1] if traced else None
@@ -455,6 +501,13 @@ def run(
         print(f"dataset: {data['hands']:,} hands, {data['events']:,} events, {data['tables']} tables "
               f"{data['variants']}, generated in {data['seconds']} s; hash chains "
               f"{'verify' if data['chains_ok'] else 'DO NOT verify'}", flush=True)  # fmt: skip
+        derivation = _derive_all(env, hands)
+        data["derivation"] = derivation
+        print(f"derived (texts of every format, stored): {derivation['hands']:,} hands in "
+              f"{derivation['seconds']} s by {derivation['processes']} processes, "
+              f"{derivation['hands_per_s']:,} hands/s; per process "
+              f"{derivation['cpu_hands_per_s_per_process']:,} hands/s (CPU), "
+              f"{derivation['wall_hands_per_s_per_process']:,} (wall)", flush=True)  # fmt: skip
         alone = _in_fresh_process(_formatting, env, min(pokerkit_hands, hands), data["hero"])
         pokerkit = alone["pokerkit_dumps"]
         print(f"formatting alone, {alone['hands']:,} hands in memory (CPU hands/s): pokerkit "

@@ -387,6 +387,13 @@ CELERY_BEAT_SCHEDULE["handhistory-expire-exports"] = {
     "task": "handhistory.expire_exports",
     "schedule": 3600.0,
 }
+#: How often beat derives the finished hands' missing products (handhistory.derived: the
+#: stored export texts, ...), off the table path.
+HANDHISTORY_DERIVE_SECONDS = float(os.environ.get("HANDHISTORY_DERIVE_SECONDS", "10"))
+CELERY_BEAT_SCHEDULE["handhistory-derive-backlog"] = {
+    "task": "handhistory.derive_backlog",
+    "schedule": HANDHISTORY_DERIVE_SECONDS,
+}
 
 # --- Fraud: the collusion analysis counts new hands and rescores the pairs this often.
 FRAUD_ANALYSE_SECONDS = float(os.environ.get("FRAUD_ANALYSE_SECONDS", "300"))

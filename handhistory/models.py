@@ -196,3 +196,37 @@ class ExportJob(models.Model):
         if not self.hands_total:
             return 0.0
         return min(1.0, self.hands_done / self.hands_total)
+
+
+class HandText(models.Model):
+    """Derived product: one finished hand's export text in one format, as a template any
+    viewer's text is rendered from (``handhistory.exports.templates``). Written off the
+    table path by the ``export_texts`` deriver (``handhistory.derived``); never changed."""
+
+    # Indexed by the (hand, format) constraint: a second index would only cost writes.
+    hand = models.ForeignKey(
+        "poker.Hand", on_delete=models.PROTECT, related_name="texts", db_index=False
+    )
+    format = models.CharField(max_length=16)
+    template = models.TextField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "format"], name="handtext_one_per_format")
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.hand_id} {self.format} text"
+
+
+class DeriveMark(models.Model):
+    """Where the backlog of derived products stands (``handhistory.derived``): every hand
+    id up to ``last_hand_id`` was looked at, and ``pending`` are those of them that had not
+    ended then (hands end out of id order: they are looked at again until they end)."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    last_hand_id = models.BigIntegerField(default=0)
+    pending = models.JSONField(default=list)
+
+    def __str__(self) -> str:
+        return f"{self.name}: up to hand {self.last_hand_id}, {len(self.pending)} pending"

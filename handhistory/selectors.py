@@ -4,15 +4,16 @@ hands an export holds."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.core.files.storage import storages
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.errors import Conflict, Gone, InvalidRequest, NotFound
-from handhistory.exports import FORMATS, Format
+from handhistory.exports import FORMATS, Format, stored
 from handhistory.exports.filters import ExportFilters
-from handhistory.exports.records import STAFF, Viewer, hand_records
+from handhistory.exports.records import STAFF, Viewer
 from handhistory.models import ExportJob
 from poker.models import Hand
 
@@ -30,8 +31,7 @@ def hand_export(*, hand_id: int, viewer_id: int | None, fmt: str, full: bool = F
             code="hand_in_progress",
             hand=hand_id,
         )
-    (record,) = hand_records([hand_id])
-    return export.hand(record, STAFF if full else Viewer(user_id=viewer_id))
+    return stored.hand_text(hand_id, export, STAFF if full else Viewer(user_id=viewer_id))
 
 
 def export_format(name: str) -> Format:
@@ -51,12 +51,20 @@ def export_hands(
 ) -> QuerySet[Hand]:
     """The finished hands an export holds: the requester's own (through the per-player
     results index), or any for a ``full`` (staff) export, narrowed by ``player_id`` (the
-    resolved ``filters.player``) and the filters."""
+    resolved ``filters.player``) and the filters; ``filters.result`` is that player's
+    result (staff without a player: their own, as on "My hands")."""
     hands = Hand.objects.filter(ended_at__isnull=False)
-    if not full:
-        hands = hands.filter(results__player_id=requester_id)
-    elif player_id is not None:
-        hands = hands.filter(results__player_id=player_id)
+    whose = player_id if full else requester_id
+    if full and whose is None and filters.result is not None:
+        whose = requester_id  # staff's result filter without a player: their own results
+    if whose is not None:
+        # One filter() call: the result is the same player's row of the join.
+        mine: dict[str, Any] = {"results__player_id": whose}
+        if filters.result == "won":
+            mine["results__net__gt"] = 0
+        elif filters.result == "lost":
+            mine["results__net__lt"] = 0
+        hands = hands.filter(**mine)
     if filters.tables:
         hands = hands.filter(table_id__in=filters.tables)
     if filters.hand_ids:

@@ -2,8 +2,8 @@
 operator's export to a file; the record of a staff member's single-hand export.
 
 Every export leaves an :class:`~handhistory.models.ExportJob` row, so "who exported what,
-when, with which cards" has one answer. A job streams its hands through
-``iter_hand_records`` (a server-side cursor) into a temporary file, one chunk in memory at
+when, with which cards" has one answer. A job streams its hands' stored texts through
+``stored.iter_texts`` (a server-side cursor) into a temporary file, one chunk in memory at
 a time, then hands the file to the ``exports`` storage; its progress is saved and its
 cancellation checked once per chunk, in the same single UPDATE.
 """
@@ -30,9 +30,10 @@ from django.utils import timezone
 from backoffice.roles import HAND_FULL_PERMISSION, staff_has, staff_require
 from backoffice.services import staff_log_record
 from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound, TooManyRequests
-from handhistory.exports import Format, write_hands
-from handhistory.exports.filters import ExportFilters
-from handhistory.exports.records import STAFF, Viewer, iter_hand_records
+from handhistory.exports import Format, write_texts
+from handhistory.exports.filters import RESULTS, ExportFilters
+from handhistory.exports.records import STAFF, Viewer
+from handhistory.exports.stored import iter_texts
 from handhistory.models import ExportJob
 from handhistory.selectors import export_format, export_hands, hand_export
 from poker.models import Hand, Table
@@ -64,6 +65,12 @@ def _validated(*, requester: Any, fmt: str, filters: ExportFilters) -> tuple[For
             code="invalid_date_range",
             since=filters.since.isoformat(),
             until=filters.until.isoformat(),
+        )
+    if filters.result is not None and filters.result not in RESULTS:
+        raise InvalidRequest(
+            f"result must be one of {', '.join(RESULTS)}, not {filters.result!r}.",
+            code="invalid_result",
+            result=filters.result,
         )
     player_id = None
     if filters.player is not None:
@@ -242,8 +249,9 @@ def _stream(job: ExportJob, out: TextIO, *, tick: Callable[[int, int], None] | N
             _checkpoint(job.pk, hands_done=done)
 
     viewer = STAFF if job.full else Viewer(user_id=job.requester_id)
-    records = iter_hand_records(hands, chunk_size=chunk)
-    return write_hands(export_format(job.format), records, viewer, out, progress=progress)
+    fmt = export_format(job.format)
+    texts = iter_texts(hands, fmt, viewer, chunk_size=chunk)
+    return write_texts(fmt, texts, out, progress=progress)
 
 
 def _checkpoint(job_id: int, **fields: int) -> None:
@@ -387,3 +395,22 @@ def hand_export_full(*, hand_id: int, staff_id: int, fmt: str) -> str:
         staff_log_record(actor=staff, action="hand.export_full", target=f"export:{job.pk}",  # type: ignore[arg-type]
                          data={"format": fmt, "filters": job.filters})  # fmt: skip
     return text
+
+
+def hand_view_full_record(*, hand_id: int, staff_id: int) -> None:
+    """Records on the staff log that a staff member viewed hand ``hand_id`` with every card
+    (the hand API's JSON with ``full=1``): the line the staff hand page writes
+    (``hand.view_full``, the hand, its players), next to the ``hand.export_full`` of the
+    text exports. Refused (nothing written): a user without the permission (403
+    ``permission_denied``), an unknown hand (404 ``hand_not_found``)."""
+    staff = get_user_model().objects.filter(pk=staff_id).first()
+    staff_require(staff, HAND_FULL_PERMISSION)
+    players = Hand.objects.filter(pk=hand_id).values_list("player_ids", flat=True).first()
+    if players is None:
+        raise NotFound(f"No hand {hand_id}.", code="hand_not_found", hand=hand_id)
+    staff_log_record(
+        actor=staff,  # type: ignore[arg-type]
+        action="hand.view_full",
+        target=f"hand:{hand_id}",
+        data={"players": sorted(players)},
+    )

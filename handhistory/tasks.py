@@ -1,9 +1,11 @@
-"""Export jobs and their housekeeping (thin: each calls one service)."""
+"""Export jobs, the derived hand products and their housekeeping (thin: each calls one
+service)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
+from handhistory.derived import derive_backlog as backlog
 from handhistory.services import export_job_run, export_jobs_expire
 
 
@@ -17,3 +19,10 @@ def export_run(job_id: int) -> None:
 def expire_exports() -> int:
     """Deletes the export files past their expiry (hourly, by beat)."""
     return export_jobs_expire()
+
+
+@shared_task(name="handhistory.derive_backlog", ignore_result=True)  # type: ignore[untyped-decorator]
+def derive_backlog() -> int:
+    """Derives the finished hands' missing products (by beat, every
+    ``HANDHISTORY_DERIVE_SECONDS``)."""
+    return backlog()

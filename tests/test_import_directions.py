@@ -26,8 +26,10 @@ LAYERS = {
 #: rows (``poker.models``) are the streams' owners; moving them below handhistory is a
 #: migration of its own. Nothing may be added here without its line in the docs.
 ALLOWED = {
+    ("handhistory.derived", "poker.models"),
     ("handhistory.exports.records", "poker.models"),
     ("handhistory.exports.records", "poker.privacy"),
+    ("handhistory.exports.stored", "poker.models"),
     ("handhistory.readable", "poker.privacy"),
     ("handhistory.projections", "poker.models"),
     ("handhistory.selectors", "poker.models"),

@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from core.serializers import StrictCharField, StrictIntegerField, StrictSerializer
 from handhistory.exports import FORMATS
-from handhistory.exports.filters import parse_when
+from handhistory.exports.filters import RESULTS, parse_when
 
 MAX_TABLES = 100
 MAX_HAND_IDS = 1000
@@ -62,6 +62,12 @@ class ExportRequestSerializer(StrictSerializer):
     player = StrictCharField(
         required=False, allow_null=True, max_length=150, help_text="Staff only: a username."
     )
+    result = serializers.ChoiceField(
+        choices=RESULTS,
+        required=False,
+        allow_null=True,
+        help_text="Hands won (net > 0) or lost (net < 0) by you (staff: by ``player``).",
+    )
 
 
 class ExportFiltersSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -70,6 +76,7 @@ class ExportFiltersSerializer(serializers.Serializer):  # type: ignore[type-arg]
     until = serializers.DateTimeField(allow_null=True)
     hand_ids = serializers.ListField(child=serializers.IntegerField())
     player = serializers.CharField(allow_null=True)
+    result = serializers.ChoiceField(choices=RESULTS, allow_null=True)
 
 
 class ExportJobSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -3,7 +3,8 @@
 ``records.iter_hand_records`` reads hands in chunks into
 :class:`~handhistory.exports.records.HandRecord` values; a format turns one record and a
 viewer into text without touching the database; :func:`write_hands` streams any number of
-hands into a text file, keeping only one chunk in memory.
+hands into a text file, keeping only one chunk in memory. Exports read the texts stored
+once per hand instead (``stored.iter_texts`` + :func:`write_texts`): see ``templates``.
 """
 
 from __future__ import annotations
@@ -83,13 +84,26 @@ def write_hands(
 
     ``progress(n)`` is called after each hand with the count so far (callers throttle).
     """
+    texts = (fmt.hand(record, viewer) for record in records)
+    return write_texts(fmt, texts, out, progress=progress)
+
+
+def write_texts(
+    fmt: Format,
+    texts: Iterable[str],
+    out: TextIO | _ListWriter,
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> int:
+    """Write hands already in ``fmt`` text (one each) as one document into ``out``; returns
+    the number of hands. ``progress`` as for :func:`write_hands`."""
     count = 0
-    for record in records:
+    for text in texts:
         if count:
             out.write(fmt.between)
         count += 1
         out.write(fmt.header(count))
-        out.write(fmt.hand(record, viewer))
+        out.write(text)
         if progress is not None:
             progress(count)
     if count:

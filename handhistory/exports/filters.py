@@ -13,6 +13,9 @@ from typing import Any
 
 from core.errors import InvalidRequest
 
+#: The results an export can be narrowed to, as "My hands" offers them.
+RESULTS = ("won", "lost")
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExportFilters:
@@ -24,6 +27,9 @@ class ExportFilters:
     hand_ids: tuple[int, ...] = ()
     #: A player's username (staff exports only: players export their own hands).
     player: str | None = None
+    #: "won" (net > 0) or "lost" (net < 0) for the player whose hands these are (the
+    #: requester, or ``player`` for staff), as "My hands" filters them; None: any.
+    result: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The job's ``filters`` column and API field."""
@@ -33,6 +39,7 @@ class ExportFilters:
             "until": self.until.isoformat() if self.until else None,
             "hand_ids": list(self.hand_ids),
             "player": self.player,
+            "result": self.result,
         }
 
     @classmethod
@@ -44,6 +51,7 @@ class ExportFilters:
             until=datetime.fromisoformat(data["until"]) if data.get("until") else None,
             hand_ids=tuple(data.get("hand_ids") or ()),
             player=data.get("player"),
+            result=data.get("result"),
         )
 
 

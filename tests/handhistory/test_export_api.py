@@ -96,3 +96,23 @@ def test_bad_export_requests_are_typed_errors_that_change_nothing(folded_hand, a
     missing = export(me, 10**9, "pokerstars")
     assert missing.status_code == 404 and missing.json()["code"] == "hand_not_found"
     assert (Event.objects.count(), Transfer.objects.count()) == (events, transfers)
+
+
+def test_a_staff_view_of_a_hand_with_every_card_is_recorded_like_the_staff_hand_page(
+    folded_hand, make_user
+):
+    from backoffice.models import StaffAction
+    from core.errors import Forbidden, NotFound
+    from handhistory.services import hand_view_full_record
+
+    hand_id = folded_hand["hand"]
+    with pytest.raises(Forbidden):
+        hand_view_full_record(hand_id=hand_id, staff_id=folded_hand["folder"].user.pk)
+    support = make_user(role="support")
+    with pytest.raises(NotFound):
+        hand_view_full_record(hand_id=10**9, staff_id=support.pk)
+    assert not StaffAction.objects.exists()
+    hand_view_full_record(hand_id=hand_id, staff_id=support.pk)
+    (line,) = StaffAction.objects.all()
+    assert (line.actor, line.action, line.target) == (support, "hand.view_full", f"hand:{hand_id}")
+    assert line.data["players"] == sorted(Hand.objects.get(pk=hand_id).player_ids)

@@ -17,10 +17,12 @@ from django.db import connection
 from django.utils import timezone
 
 from config.celery import app as celery_app
+from core.errors import InvalidRequest
 from handhistory.exports import FORMATS, Format
+from handhistory.exports.filters import ExportFilters
 from handhistory.exports.records import STAFF, Viewer, hand_records
 from handhistory.models import ExportJob, PlayerHandResult
-from handhistory.services import export_job_cancel, export_job_run
+from handhistory.services import export_job_cancel, export_job_create, export_job_run
 from handhistory.tasks import expire_exports
 from poker.commands.seating import table_sit
 from poker.engine.cards import format_card
@@ -352,3 +354,50 @@ def test_only_finished_hands_are_exported(unconsumed_queue, hands, auth_client, 
     export_job_run(job_id=job["id"])
     job = ExportJob.objects.get(pk=job["id"])
     assert (job.status, job.hands_total) == ("succeeded", 0)
+
+
+# The result filter of "My hands" (won or lost), applied by the job.
+
+
+def results_of(user: Any, **net: int) -> list[int]:
+    rows = PlayerHandResult.objects.filter(player=user, **net).order_by("hand_id")
+    return list(rows.values_list("hand_id", flat=True))
+
+
+@pytest.mark.parametrize(("result", "net"), [("won", {"net__gt": 0}), ("lost", {"net__lt": 0})])
+def test_a_players_export_of_hands_won_or_lost_holds_exactly_those(
+    eager, hands, auth_client, result, net
+):
+    me = next(u for u in hands["users"] if results_of(u, net__gt=0) and results_of(u, net__lt=0))
+    client = auth_client(me)
+    expected_ids = results_of(me, **net)
+    assert expected_ids != results_of(me)  # the filter narrows
+    job = post(client, {"format": "pokerstars", "result": result}).json()
+    assert job["status"] == "succeeded", job
+    assert job["filters"]["result"] == result
+    assert job["hands_total"] == len(expected_ids)
+    expected = FORMATS["pokerstars"].many(hand_records(expected_ids), Viewer(user_id=me.pk))
+    assert content(download(client, job["id"])) == expected
+
+
+def test_a_staff_export_of_a_players_won_hands_uses_that_players_results(
+    eager, hands, auth_client, make_user
+):
+    target = next(u for u in hands["users"] if results_of(u, net__gt=0))
+    staff = auth_client(make_user(role="support"))
+    job = post(staff, {"format": "phh", "player": target.username, "result": "won"}).json()
+    assert job["status"] == "succeeded", job
+    assert job["hands_total"] == len(results_of(target, net__gt=0))
+
+
+def test_an_unknown_result_is_refused_with_a_typed_error_and_writes_nothing(
+    eager, hands, auth_client
+):
+    me = hands["users"][0]
+    response = post(auth_client(me), {"format": "phh", "result": "draw"})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    with pytest.raises(InvalidRequest) as refused:
+        export_job_create(requester=me, fmt="phh", filters=ExportFilters(result="draw"))
+    assert refused.value.code == "invalid_result"
+    assert not ExportJob.objects.exists()
