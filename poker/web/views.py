@@ -162,6 +162,7 @@ def hands(request: HttpRequest) -> HttpResponse:
         "tables": [filters["table"]] if filters["table"] is not None else [],
         "since": filters["since"].isoformat() if filters["since"] else None,
         "until": filters["until"].isoformat() if filters["until"] else None,
+        "result": filters["result"] or None,
     }
     return render(
         request,

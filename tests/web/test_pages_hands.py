@@ -98,7 +98,12 @@ def test_my_hands_lists_my_hands_newest_first_with_position_cards_and_signed_res
                 assert cards not in html
     assert 'data-testid="nav-hands"' in html
     assert 'data-testid="export-panel"' in html
-    assert _embedded(html, "export-filters") == {"tables": [], "since": None, "until": None}
+    assert _embedded(html, "export-filters") == {
+        "tables": [],
+        "since": None,
+        "until": None,
+        "result": None,
+    }
 
 
 def test_the_list_filters_by_table_days_and_result(client, two_tables):
@@ -121,7 +126,10 @@ def test_the_list_filters_by_table_days_and_result(client, two_tables):
         "tables": [t1.pk],
         "since": today.isoformat(),
         "until": None,
+        "result": None,
     }
+    # The export button exports what the list shows: the result filter goes to the job.
+    assert _embedded(won, "export-filters")["result"] == "won"
 
 
 def test_a_table_you_never_played_at_or_a_bad_day_is_refused_with_the_reason(client, two_tables):

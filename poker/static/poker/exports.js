@@ -148,6 +148,7 @@
     if (filters.tables && filters.tables.length) body.tables = filters.tables;
     if (filters.since) body.since = filters.since;
     if (filters.until) body.until = filters.until;
+    if (filters.result) body.result = filters.result;
     button.disabled = true;
     try {
       const job = await api("", "POST", body);
