@@ -202,3 +202,19 @@ class AnalysisRun(models.Model):
 
     def __str__(self) -> str:
         return f"analysis {self.pk} ({self.status}, {self.hands_done}/{self.hands_total} hands)"
+
+
+class StoredFacts(models.Model):
+    """One finished hand's facts (``fraud.features.hand_facts``), computed once and kept:
+    counting them again (a rebuild, another chunk plan) reads this row instead of the
+    hand's events. ``payload`` is compact JSON (``fraud.facts``); ``version`` is the
+    facts' definition it was computed under: a row of another version counts as missing.
+    """
+
+    hand = models.OneToOneField("poker.Hand", primary_key=True, on_delete=models.PROTECT,
+                                related_name="+")  # fmt: skip
+    version = models.PositiveSmallIntegerField()
+    payload = models.TextField()
+
+    def __str__(self) -> str:
+        return f"facts of hand {self.hand_id} (v{self.version})"
