@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import threading
 
+import numpy as np
 import orjson
 import pytest
 from django.db import connection
@@ -98,27 +99,31 @@ def test_counting_twice_changes_nothing(room):
         assert row == pytest.approx(_expected(room)[0][key])
 
 
+def _rows(hands):
+    return {row[0]: (row[1], bytes(row[2]), bytes(row[3]), row[4]) for row in
+            StoredFacts.objects.filter(hand_id__in=hands).values_list(
+                "hand_id", "version", "lineup", "pairs", "evidence")}  # fmt: skip
+
+
 def test_storing_facts_again_keeps_the_row_and_replaces_one_of_another_version(room):
     hands = room[:5]
     store_hand_facts(hand_records(hands))
-    rows = dict(StoredFacts.objects.filter(hand_id__in=hands).values_list("hand_id", "payload"))
+    rows = _rows(hands)
     store_hand_facts(hand_records(hands))
-    assert (
-        dict(StoredFacts.objects.filter(hand_id__in=hands).values_list("hand_id", "payload"))
-        == rows
+    assert _rows(hands) == rows
+    StoredFacts.objects.filter(hand_id=hands[0]).update(
+        version=FACTS_VERSION + 1, lineup=b"", pairs=b"", evidence=""
     )
-    StoredFacts.objects.filter(hand_id=hands[0]).update(version=FACTS_VERSION + 1, payload="{}")
     assert stored_hand_facts(hands) == set(hands[1:])
     store_hand_facts(hand_records(hands))
-    assert StoredFacts.objects.get(hand_id=hands[0]).version == FACTS_VERSION
-    assert orjson.loads(StoredFacts.objects.get(hand_id=hands[0]).payload) == orjson.loads(
-        rows[hands[0]]
-    )
+    assert _rows(hands) == rows
 
 
 def test_facts_of_another_version_are_computed_again_when_counted(room):
     store_hand_facts(hand_records(room))
-    StoredFacts.objects.filter(hand_id__in=room).update(version=FACTS_VERSION + 1, payload="{}")
+    StoredFacts.objects.filter(hand_id__in=room).update(
+        version=FACTS_VERSION + 1, lineup=b"", pairs=b"", evidence=""
+    )
     assert chunk_ingest(hand_ids=room).hands == len(room)
     assert _counted() == _expected(room)
     assert stored_hand_facts(room) == set(room)
@@ -127,10 +132,11 @@ def test_facts_of_another_version_are_computed_again_when_counted(room):
 def test_counting_reads_the_stored_row_not_the_events(room):
     store_hand_facts(hand_records(room))
     row = StoredFacts.objects.get(hand_id=room[0])
-    payload = orjson.loads(row.payload)
-    a, b = payload["p"][:2]
-    payload["e"].append([a, b, "soft_play", 0.5, "from the stored row"])
-    row.payload = orjson.dumps(payload).decode()
+    a, b = np.frombuffer(bytes(row.lineup), dtype=np.int64)[:2].tolist()
+    evidence = orjson.loads(row.evidence or "[]")
+    row.evidence = orjson.dumps(
+        [*evidence, [a, b, "soft_play", 0.5, "from the stored row"]]
+    ).decode()
     row.save()
     chunk_ingest(hand_ids=room)
     assert PairEvidence.objects.filter(hand_id=room[0], reason="from the stored row").exists()
