@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,9 @@ IDS = np.dtype("<i8")
 COUNTERS = np.dtype("<f8")
 
 
+_counters = attrgetter(*PAIR_COUNTERS)
+
+
 @dataclass(frozen=True, slots=True)
 class Packed:
     """One hand's facts as stored (see the module's docstring)."""
@@ -47,8 +51,7 @@ class Packed:
 
 
 def pack(facts: HandFacts) -> Packed:
-    rows = [(a, b, *(getattr(pair, name) for name in PAIR_COUNTERS))
-            for (a, b), pair in facts.pairs.items()]  # fmt: skip
+    rows = [(a, b, *_counters(pair)) for (a, b), pair in facts.pairs.items()]
     evidence = [[e.player, e.partner, e.kind, e.weight, e.reason] for e in facts.evidence]
     return Packed(
         lineup=np.array(facts.players, dtype=IDS).tobytes(),
