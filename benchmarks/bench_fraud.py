@@ -180,7 +180,7 @@ def speed_bench(hands: int = 100_000, workers: int = WORKERS, db: str | None = N
             generated = _generate(env, hands, SEED)
             print(f"generated {generated['hands']:,} hands ({generated['events']:,} events, "
                   f"{generated['tables']} tables) in {generated['seconds']} s", flush=True)  # fmt: skip
-        figures: dict[str, Any] = {"generated": generated}
+        figures: dict[str, Any] = {"generated": generated, "chunk_hands": chunk}
 
         def step(name: str, target: Any, n: int, facts: bool) -> None:
             ids = _in_process(_forget, env, facts)
@@ -254,18 +254,7 @@ def _speed(env: dict[str, str], workers: int, chunk: int = 2_000) -> dict[str, A
     chunks = [ids[i : i + chunk] for i in range(0, len(ids), chunk)]
     one = _in_process(_count, env, chunks)
     _in_process(_ids_after_reset, env)
-    ctx = mp.get_context("spawn")
-    out = ctx.Queue()
-    procs = [
-        ctx.Process(target=_count, args=(env, chunks[w::workers], out)) for w in range(workers)
-    ]
-    started = time.perf_counter()
-    for p in procs:
-        p.start()
-    parts = [out.get() for _ in procs]
-    counted = time.perf_counter() - started
-    for p in procs:
-        p.join()
+    counted_hands, counted, _ = _workers(_count, env, chunks, workers)
     cases, scoring = _in_process(_score, env)
     started = time.perf_counter()
     _manage(env, "fraud_analyse", "--rebuild", "--verbosity", "0")
@@ -275,7 +264,7 @@ def _speed(env: dict[str, str], workers: int, chunk: int = 2_000) -> dict[str, A
         "one_worker_hands_per_s": round(one[0] / one[1], 1),
         "one_worker_cpu_hands_per_s": round(one[0] / one[2], 1),
         "workers": workers,
-        "workers_hands_per_s": round(sum(p[0] for p in parts) / counted, 1),
+        "workers_hands_per_s": round(counted_hands / counted, 1),
         "scoring_s": round(scoring, 2),
         "suspicions": cases,
         "end_to_end_s_with_workers": round(counted + scoring, 1),
@@ -354,13 +343,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--db", default=None, help="a database holding a room played before")
     parser.add_argument("--truth", default=None, help="that room's truth file")
     parser.add_argument("--json", default=None)
+    parser.add_argument("--chunk", type=int, default=2_000, help="hands per chunk (--speed)")
     parser.add_argument("--speed", action="store_true",
                         help="speed alone, on generated stored hands (see above)")  # fmt: skip
     args = parser.parse_args(argv)
     if args.speed:
         if args.truth:
             parser.error("--speed reads no truth")
-        speed_bench(args.hands, args.workers, args.db, args.json or SPEED_JSON)
+        speed_bench(args.hands, args.workers, args.db, args.json or SPEED_JSON, args.chunk)
         return 0
     if bool(args.db) != bool(args.truth):
         parser.error("--db and --truth go together")

@@ -5,12 +5,10 @@ counted once, missing facts computed on the way."""
 from __future__ import annotations
 
 import random
-import threading
 
 import numpy as np
 import orjson
 import pytest
-from django.db import connection
 
 from fraud.facts import store_hand_facts, stored_hand_facts
 from fraud.features import FACTS_VERSION, PAIR_COUNTERS, aggregate, hand_facts
@@ -18,6 +16,7 @@ from fraud.ingest import chunk_ingest
 from fraud.models import IngestedHand, PairEvidence, PairStat, StoredFacts
 from handhistory.exports.records import hand_records
 from poker.models import Hand
+from tests.fraud.racing import race
 from tests.support.poker import play_hands_with_rebuys
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -158,24 +157,11 @@ def test_a_running_hand_is_neither_stored_nor_counted(player, table):
 
 def test_two_workers_racing_on_stored_facts_count_each_hand_once(room):
     store_hand_facts(hand_records(room[::3]))
-    barrier = threading.Barrier(2)
-    errors = []
 
     def work():
-        try:
-            barrier.wait()
-            store_hand_facts(hand_records(room[1::3]))
-            chunk_ingest(hand_ids=room)
-        except Exception as error:  # pragma: no cover - the assertion below shows it
-            errors.append(error)
-        finally:
-            connection.close()
+        store_hand_facts(hand_records(room[1::3]))
+        chunk_ingest(hand_ids=room)
 
-    threads = [threading.Thread(target=work) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    assert not race(work)
     assert IngestedHand.objects.count() == len(room)
     assert _counted() == _expected(room)
