@@ -61,7 +61,7 @@ def pack(facts: HandFacts) -> Packed:
 
 
 def facts_packed(records: Sequence[HandRecord]) -> dict[int, Packed]:
-    """The facts of ``records``, computed now (batched over the records), by hand id."""
+    """The facts of ``records``, computed now, by hand id."""
     return {f.hand_id: pack(f) for f in facts_of_hands(records)}
 
 
