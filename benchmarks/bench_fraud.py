@@ -13,7 +13,20 @@ hands to first detection per scheme. Speed, on the same hands:
 
 ``--db NAME --truth FILE`` reuses a room played before (the database is kept).
 
+``--speed`` (or ``BENCH_FRAUD_MODE=speed`` under ``make bench``) measures speed alone, in
+minutes rather than half an hour: ``--hands`` realistic stored hands (default 100,000;
+every variant, 2-9 players, random legal play: ``benchmarks.bench_exports``'s COPY
+generator) and on them, each in fresh processes, wall clock and CPU:
+
+- deriving the stored facts (``fraud.facts.store_hand_facts``), one worker and two;
+- counting from stored facts (``chunk_ingest``), one worker and two, then the scoring;
+- ``manage.py fraud_analyse --rebuild`` with the facts stored, and from bare events (the
+  facts deleted first: every chunk computes and stores them);
+- that the pair statistics counted from stored facts equal, to the bit, those of the
+  rebuild from bare events (same facts, same sums: the same scores and cases).
+
 Usage: python -m benchmarks.bench_fraud [--hands N] [--players N] [--seed S] [--workers N]
+       python -m benchmarks.bench_fraud --speed [--hands N] [--workers N] [--db NAME]
 """
 
 from __future__ import annotations
@@ -21,6 +34,8 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -40,6 +55,8 @@ from benchmarks._support import (
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "fraud.json"
 BENCH_DB = "bench_fraud"
+SPEED_DB = "bench_fraud_speed"
+SPEED_JSON = ROOT / "benchmarks" / "results" / "fraud_speed.json"
 SEED = 16
 WORKERS = 2
 TARGET_HANDS_PER_S_PER_WORKER = 20_000.0
@@ -81,6 +98,141 @@ def _count(env: dict[str, str], chunks: list[list[int]], out: Any) -> None:
     out.put((hands, time.perf_counter() - started, time.process_time() - cpu))
 
 
+def _derive(env: dict[str, str], chunks: list[list[int]], out: Any) -> None:
+    """One worker: derives and stores its chunks' facts, as the beat's derivation does;
+    reports (hands, seconds, cpu seconds)."""
+    django_setup(env)
+    from fraud.facts import store_hand_facts
+    from handhistory.exports.records import hand_records
+
+    started, cpu = time.perf_counter(), time.process_time()
+    hands = 0
+    for chunk in chunks:
+        records = hand_records(chunk)
+        store_hand_facts(records)
+        hands += len(records)
+    out.put((hands, time.perf_counter() - started, time.process_time() - cpu))
+
+
+def _workers(target: Any, env: dict[str, str], chunks: list[list[int]], workers: int) -> Any:
+    """``target`` in ``workers`` fresh processes sharing ``chunks``: (hands, wall seconds,
+    cpu seconds of all of them)."""
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    procs = [
+        ctx.Process(target=target, args=(env, chunks[w::workers], out)) for w in range(workers)
+    ]
+    started = time.perf_counter()
+    for p in procs:
+        p.start()
+    parts = [out.get() for _ in procs]
+    wall = time.perf_counter() - started
+    for p in procs:
+        p.join()
+    return sum(p[0] for p in parts), wall, sum(p[2] for p in parts)
+
+
+def _forget(env: dict[str, str], facts: bool, out: Any) -> None:
+    """Forgets the counts (and the stored facts with ``facts``); reports the hand ids."""
+    ids = _reset(env)
+    if facts:
+        from fraud.models import StoredFacts
+
+        StoredFacts.objects.all().delete()
+    out.put(ids)
+
+
+def _stats(env: dict[str, str], out: Any) -> None:
+    django_setup(env)
+    from fraud.models import PairStat
+
+    out.put(sorted(PairStat.objects.values_list(
+        "player_id", "partner_id", "hands", "ev_net", "ev_clip", "ev_clip_sq", "soft_opp",
+        "soft_agg", "fold_opp", "fold_cnt", "share_t", "share_v")))  # fmt: skip
+
+
+def _timed_manage(env: dict[str, str], *args: str) -> tuple[float, float]:
+    """Runs ``manage.py *args``: (wall seconds, CPU seconds of the process)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    _manage(env, *args)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _rate(hands: int, seconds: float) -> float:
+    return round(hands / seconds, 1) if seconds else 0.0
+
+
+def speed_bench(hands: int = 100_000, workers: int = WORKERS, db: str | None = None,
+          json_path: Path | str | None = SPEED_JSON, chunk: int = 2_000) -> dict[str, Any]:  # fmt: skip
+    """The speed of deriving, counting and scoring on ``hands`` generated stored hands (or
+    on the hands of database ``db``, kept)."""
+    from benchmarks.bench_exports import _generate
+
+    url = server_url()
+    env = bench_env(with_db(url, db) if db else recreate_database(url, SPEED_DB))
+    # fraud_analyse cuts the same chunks as the steps here: the same sums in the same order,
+    # so its statistics must equal theirs to the bit.
+    env["FRAUD_CHUNK_HANDS"] = str(chunk)
+    try:
+        generated: dict[str, Any] = {}
+        if not db:
+            _manage(env, "migrate", "--noinput")
+            generated = _generate(env, hands, SEED)
+            print(f"generated {generated['hands']:,} hands ({generated['events']:,} events, "
+                  f"{generated['tables']} tables) in {generated['seconds']} s", flush=True)  # fmt: skip
+        figures: dict[str, Any] = {"generated": generated, "chunk_hands": chunk}
+
+        def step(name: str, target: Any, n: int, facts: bool) -> None:
+            ids = _in_process(_forget, env, facts)
+            chunks = [ids[i : i + chunk] for i in range(0, len(ids), chunk)]
+            counted, wall, cpu = _workers(target, env, chunks, n)
+            figures[name] = {"hands": counted, "workers": n, "seconds": round(wall, 2),
+                             "hands_per_s": _rate(counted, wall),
+                             "cpu_hands_per_s": _rate(counted, cpu)}  # fmt: skip
+            print(f"  {name:<22} {n} worker(s): {counted:,} hands in {wall:6.1f} s: "
+                  f"{_rate(counted, wall):>9,.0f} hands/s (CPU {_rate(counted, cpu):>9,.0f})",
+                  flush=True)  # fmt: skip
+
+        step("derive_facts", _derive, 1, True)
+        step("derive_facts_workers", _derive, workers, True)
+        step("count_stored", _count, 1, False)
+        stored_stats = _in_process(_stats, env)
+        step("count_stored_workers", _count, workers, False)
+        found, scoring = _in_process(_score, env)
+        figures["scoring_s"] = round(scoring, 2)
+        figures["suspicions"] = found
+        figures["end_to_end_s_with_workers"] = round(
+            figures["count_stored_workers"]["seconds"] + scoring, 1
+        )
+        wall, cpu = _timed_manage(env, "fraud_analyse", "--rebuild", "--verbosity", "0")
+        figures["fraud_analyse_rebuild_stored"] = {"seconds": round(wall, 1),
+                                                   "cpu_seconds": round(cpu, 1)}  # fmt: skip
+        _in_process(_forget, env, True)
+        wall, cpu = _timed_manage(env, "fraud_analyse", "--rebuild", "--verbosity", "0")
+        figures["fraud_analyse_rebuild_bare"] = {"seconds": round(wall, 1),
+                                                 "cpu_seconds": round(cpu, 1)}  # fmt: skip
+        figures["same_stats_stored_and_bare"] = _in_process(_stats, env) == stored_stats
+    finally:
+        if not db:
+            drop_database(url, SPEED_DB)
+    figures["targets"] = {"hands_per_s_per_worker": TARGET_HANDS_PER_S_PER_WORKER,
+                          "end_to_end_s": TARGET_END_TO_END_S}  # fmt: skip
+    print(f"  scoring {scoring:.2f} s ({found} suspicions); end to end with {workers} workers "
+          f"(facts stored) {figures['end_to_end_s_with_workers']} s (target "
+          f"{TARGET_END_TO_END_S:.0f} s); fraud_analyse --rebuild: facts stored "
+          f"{figures['fraud_analyse_rebuild_stored']['seconds']} s, bare events "
+          f"{figures['fraud_analyse_rebuild_bare']['seconds']} s; pair statistics from stored "
+          f"facts {'equal' if figures['same_stats_stored_and_bare'] else 'DIFFER FROM'} those "
+          "from bare events", flush=True)  # fmt: skip
+    if json_path:
+        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(json_path).write_text(json.dumps(figures, indent=2))
+    return figures
+
+
 def _score(env: dict[str, str], out: Any) -> None:
     django_setup(env)
     from fraud.detect import pair_scores, suspicions
@@ -105,18 +257,7 @@ def _speed(env: dict[str, str], workers: int, chunk: int = 2_000) -> dict[str, A
     chunks = [ids[i : i + chunk] for i in range(0, len(ids), chunk)]
     one = _in_process(_count, env, chunks)
     _in_process(_ids_after_reset, env)
-    ctx = mp.get_context("spawn")
-    out = ctx.Queue()
-    procs = [
-        ctx.Process(target=_count, args=(env, chunks[w::workers], out)) for w in range(workers)
-    ]
-    started = time.perf_counter()
-    for p in procs:
-        p.start()
-    parts = [out.get() for _ in procs]
-    counted = time.perf_counter() - started
-    for p in procs:
-        p.join()
+    counted_hands, counted, _ = _workers(_count, env, chunks, workers)
     cases, scoring = _in_process(_score, env)
     started = time.perf_counter()
     _manage(env, "fraud_analyse", "--rebuild", "--verbosity", "0")
@@ -126,7 +267,7 @@ def _speed(env: dict[str, str], workers: int, chunk: int = 2_000) -> dict[str, A
         "one_worker_hands_per_s": round(one[0] / one[1], 1),
         "one_worker_cpu_hands_per_s": round(one[0] / one[2], 1),
         "workers": workers,
-        "workers_hands_per_s": round(sum(p[0] for p in parts) / counted, 1),
+        "workers_hands_per_s": round(counted_hands / counted, 1),
         "scoring_s": round(scoring, 2),
         "suspicions": cases,
         "end_to_end_s_with_workers": round(counted + scoring, 1),
@@ -141,6 +282,8 @@ def _ids_after_reset(env: dict[str, str], out: Any) -> None:
 def run(hands: int = 100_000, players: int = 60, seed: int = SEED, workers: int = WORKERS,
         db: str | None = None, truth: str | None = None,
         json_path: Path | str | None = DEFAULT_JSON) -> dict[str, Any]:  # fmt: skip
+    if os.environ.get("BENCH_FRAUD_MODE") == "speed":
+        return speed_bench(hands, workers)
     url = server_url()
     env = bench_env(with_db(url, db) if db else recreate_database(url, BENCH_DB))
     try:
@@ -202,11 +345,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--workers", type=int, default=WORKERS)
     parser.add_argument("--db", default=None, help="a database holding a room played before")
     parser.add_argument("--truth", default=None, help="that room's truth file")
-    parser.add_argument("--json", default=str(DEFAULT_JSON))
+    parser.add_argument("--json", default=None)
+    parser.add_argument("--chunk", type=int, default=2_000, help="hands per chunk (--speed)")
+    parser.add_argument("--speed", action="store_true",
+                        help="speed alone, on generated stored hands (see above)")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.speed:
+        if args.truth:
+            parser.error("--speed reads no truth")
+        speed_bench(args.hands, args.workers, args.db, args.json or SPEED_JSON, args.chunk)
+        return 0
     if bool(args.db) != bool(args.truth):
         parser.error("--db and --truth go together")
-    run(args.hands, args.players, args.seed, args.workers, args.db, args.truth, args.json)
+    run(args.hands, args.players, args.seed, args.workers, args.db, args.truth,
+        args.json or DEFAULT_JSON)  # fmt: skip
     return 0
 
 

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import permutations
+from typing import TYPE_CHECKING
 
 from fraud.equity import (
     HOLDEM,
@@ -65,6 +66,13 @@ from poker.engine.events import (
     RaisedTo,
     UncalledBetReturned,
 )
+
+if TYPE_CHECKING:
+    from handhistory.exports.records import HandRecord
+
+#: The definition of the facts: stored facts (``fraud.facts``) of another version are
+#: computed again. Raise it with any change to what :func:`hand_facts` returns.
+FACTS_VERSION = 1
 
 #: A hand in the top 15% of what one could hold here is strong: an honest player bets or
 #: raises it against anyone, often. Strength is what the player knows from their own cards
@@ -124,6 +132,10 @@ class PairFacts:
         self.share_v += other.share_v
 
 
+#: The counters of a hand's pair (``hands`` aside: every pair dealt in shared the hand).
+PAIR_COUNTERS = tuple(f.name for f in fields(PairFacts) if f.name != "hands")
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     player: int
@@ -151,6 +163,15 @@ def hand_facts(
 ) -> HandFacts:
     """The facts of one finished hand (engine events with every card, in order)."""
     return _Walk(hand_id, player_ids, usernames, events).run()
+
+
+def facts_of_hands(records: Sequence[HandRecord]) -> list[HandFacts]:
+    """The facts of many finished hands (stored records), in order."""
+    return [
+        hand_facts(hand_id=r.hand_id, player_ids=r.player_ids, usernames=r.usernames,
+                   events=r.events)
+        for r in records
+    ]  # fmt: skip
 
 
 class _Walk:

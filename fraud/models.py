@@ -202,3 +202,25 @@ class AnalysisRun(models.Model):
 
     def __str__(self) -> str:
         return f"analysis {self.pk} ({self.status}, {self.hands_done}/{self.hands_total} hands)"
+
+
+class StoredFacts(models.Model):
+    """One finished hand's facts (``fraud.features.hand_facts``), computed once and kept:
+    counting them again (a rebuild, another chunk plan) reads this row instead of the
+    hand's events. Packed for counting (``fraud.facts``); ``version`` is the facts'
+    definition they were computed under: a row of another version counts as missing.
+    """
+
+    hand = models.OneToOneField("poker.Hand", primary_key=True, on_delete=models.PROTECT,
+                                related_name="+")  # fmt: skip
+    version = models.PositiveSmallIntegerField()
+    #: The players dealt in: little-endian int64 user ids.
+    lineup = models.BinaryField()
+    #: One row per ordered pair with facts: little-endian float64
+    #: ``(player, partner, *fraud.features.PAIR_COUNTERS)``.
+    pairs = models.BinaryField()
+    #: ``[[player, partner, kind, weight, reason], ...]`` as JSON ("" when none).
+    evidence = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return f"facts of hand {self.hand_id} (v{self.version})"

@@ -7,7 +7,6 @@ import os
 import random
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -26,6 +25,7 @@ from fraud.tasks import analyse
 from handhistory.models import Event
 from ledger.models import Transfer
 from poker.models import Hand
+from tests.fraud.racing import race
 from tests.support.poker import play_hands_with_rebuys
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -91,24 +91,7 @@ def test_a_rebuild_counts_every_hand_again_to_the_same_figures(played):
 def test_two_workers_racing_on_one_chunk_count_each_hand_once(played):
     plan = analysis_start()
     [chunk] = plan.chunks
-    barrier = threading.Barrier(2)
-    errors = []
-
-    def work():
-        try:
-            barrier.wait()
-            analysis_chunk(run_id=plan.run_id, hand_ids=chunk)
-        except Exception as error:  # pragma: no cover - the assertion below shows it
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=work) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    assert not race(lambda: analysis_chunk(run_id=plan.run_id, hand_ids=chunk))
     assert IngestedHand.objects.count() == len(chunk)
     assert {(a, b): n for a, b, n, *_ in _stats()} == _hands_together()
 
