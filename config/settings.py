@@ -398,7 +398,7 @@ CELERY_BEAT_SCHEDULE["handhistory-derive-backlog"] = {
 # --- Fraud: the collusion analysis counts new hands and rescores the pairs this often.
 FRAUD_ANALYSE_SECONDS = float(os.environ.get("FRAUD_ANALYSE_SECONDS", "300"))
 #: Hands per chunk: the unit of work one worker takes (the chunks of a run are a chord).
-FRAUD_CHUNK_HANDS = int(os.environ.get("FRAUD_CHUNK_HANDS", "2000"))
+FRAUD_CHUNK_HANDS = int(os.environ.get("FRAUD_CHUNK_HANDS", "10000"))
 CELERY_BEAT_SCHEDULE["fraud-analyse"] = {"task": "fraud.analyse", "schedule": FRAUD_ANALYSE_SECONDS}
 
 # --- Periodic tasks: /healthz is 503 when the sweeper (due every second) has not run for

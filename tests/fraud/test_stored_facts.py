@@ -165,3 +165,14 @@ def test_two_workers_racing_on_stored_facts_count_each_hand_once(room):
     assert not race(work)
     assert IngestedHand.objects.count() == len(room)
     assert _counted() == _expected(room)
+
+
+def test_the_handhistory_backlog_stores_every_finished_hands_facts(room):
+    """The facts are a derived hand product: the beat's backlog (handhistory.derived) stores
+    them with the export texts, so counting finds them ready."""
+    from handhistory import derived
+
+    assert "fraud_facts" in derived.products()
+    StoredFacts.objects.all().delete()
+    derived.derive_backlog()
+    assert stored_hand_facts(room) == set(room)
