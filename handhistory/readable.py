@@ -36,8 +36,9 @@ from poker.engine.events import (
     RakeTaken,
     UncalledBetReturned,
 )
+from poker.engine.start import start_state
 from poker.engine.state import HandState
-from poker.engine.transitions import apply_in_place, start_state
+from poker.engine.transitions import apply_in_place
 from poker.engine.variants import STREET_NAMES
 from poker.privacy import sees_from_the_deal
 

@@ -25,7 +25,7 @@ from backoffice.roles import HAND_FULL_PERMISSION, staff_require
 from core.openapi import error_response
 from core.serializers import StrictCharField, StrictIntegerField, StrictSerializer
 from poker import fairness
-from poker.api.views import _user_id
+from poker.api.common import user_id
 from poker.models import Variant
 
 _HEX = re.compile(r"\A[0-9a-fA-F]*\Z")
@@ -120,7 +120,7 @@ class ClientSeedView(APIView):
     )
     def get(self, request: Request) -> Response:
         """Empty when you never set one."""
-        return Response({"seed": fairness.client_seed_get(player_id=_user_id(request))})
+        return Response({"seed": fairness.client_seed_get(player_id=user_id(request))})
 
     @extend_schema(
         summary="Set your client seed (from your next hand on)",
@@ -135,7 +135,7 @@ class ClientSeedView(APIView):
         """The server committed to its seed before it reads yours, so neither side alone
         decides the deck. Printable ASCII, at most 64 characters; "" clears it."""
         body = _valid(ClientSeedSerializer, request.data)
-        seed = fairness.client_seed_set(player_id=_user_id(request), seed=body["seed"])
+        seed = fairness.client_seed_set(player_id=user_id(request), seed=body["seed"])
         return Response({"seed": seed})
 
 

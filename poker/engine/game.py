@@ -94,6 +94,7 @@ from poker.engine.showdown import (
     verify_muck,
     verify_show,
 )
+from poker.engine.start import start_state
 from poker.engine.state import (
     AWARDING,
     BETTING,
@@ -106,7 +107,7 @@ from poker.engine.state import (
     SHOWDOWN,
     HandState,
 )
-from poker.engine.transitions import APPLIERS, apply, replay, start_state
+from poker.engine.transitions import APPLIERS, apply, replay
 from poker.engine.variants import VARIANTS, Variant
 
 __all__ = [
