@@ -245,6 +245,7 @@ def test_an_export_over_the_quota_shows_its_typed_error_in_the_panel_and_creates
         error = page.get_by_test_id("export-error")
         expect(error).to_be_visible()
         expect(error).to_have_text(refusal["message"])
+        expect(error).to_have_attribute("data-code", "too_many_exports")
         expect(page.get_by_test_id("export-job")).to_be_hidden()
         expect(page.get_by_test_id("export-submit")).to_be_enabled()
     assert set(ExportJob.objects.values_list("pk", flat=True)) == jobs
