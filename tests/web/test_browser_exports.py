@@ -114,12 +114,19 @@ def _assert_private(fmt: str, hands: dict[int, str], me: int) -> int:
     return hidden_hands
 
 
-def _log_in(page, base, path):
+def _alices_page(browser, pages, errors, base, path):
+    """A page (downloads allowed) logged in as alice and opened at ``path``; its script
+    errors go in ``errors``."""
+    page = browser.new_context(viewport=DESKTOP, accept_downloads=True).new_page()
+    pages.append(page)
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"{base}/login/?next={path.replace('?', '%3F').replace('&', '%26')}")
     page.get_by_test_id("login-username").fill("alice")
     page.get_by_test_id("login-password").fill(PASSWORD)
     page.get_by_test_id("login-submit").click()
     page.wait_for_url(f"{base}{path}")
+    return page
 
 
 def test_my_hands_exports_the_listed_won_hands_in_each_format_with_progress_and_download(
@@ -145,11 +152,7 @@ def test_my_hands_exports_the_listed_won_hands_in_each_format_with_progress_and_
     base = f"http://127.0.0.1:{server.port}"
     errors: list[str] = []
     with browser_session(server, monkeypatch) as (browser, pages):
-        page = browser.new_context(viewport=DESKTOP, accept_downloads=True).new_page()
-        pages.append(page)
-        page.set_default_timeout(TIMEOUT_MS)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        _log_in(page, base, path)
+        page = _alices_page(browser, pages, errors, base, path)
 
         rows = page.get_by_test_id("hands-table").locator("tbody tr")
         expect(rows).to_have_count(len(won))
@@ -228,11 +231,7 @@ def test_an_export_over_the_quota_shows_its_typed_error_in_the_panel_and_creates
     base = f"http://127.0.0.1:{server.port}"
     errors: list[str] = []
     with browser_session(server, monkeypatch) as (browser, pages):
-        page = browser.new_context(viewport=DESKTOP).new_page()
-        pages.append(page)
-        page.set_default_timeout(TIMEOUT_MS)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        _log_in(page, base, "/hands/?result=won")
+        page = _alices_page(browser, pages, errors, base, "/hands/?result=won")
 
         page.get_by_test_id("export-format").select_option("ohh")
         with page.expect_response(
