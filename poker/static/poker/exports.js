@@ -71,10 +71,13 @@
     return data;
   }
 
-  function showError(message) {
+  // The refusal's message for people, its stable code on the box (data-code) for scripts.
+  function showError(message, code) {
     const box = byTestId("export-error");
     box.textContent = message;
     box.hidden = !message;
+    if (message && code) box.setAttribute("data-code", code);
+    else box.removeAttribute("data-code");
   }
 
   function showJob(job) {
@@ -108,7 +111,7 @@
         return;
       }
     } catch (err) {
-      showError(err.message);
+      showError(err.message, err.code);
       return;
     }
     pollTimer = setTimeout(() => poll(id), POLL_MS);
@@ -155,7 +158,7 @@
       showJob(job);
       poll(job.id);
     } catch (err) {
-      showError(err.message);
+      showError(err.message, err.code);
     } finally {
       button.disabled = false;
     }
