@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 
 from backoffice.roles import HAND_FULL_PERMISSION, staff_require
-from backoffice.services import staff_log_record
 from core.errors import Conflict
+from handhistory.services import hand_view_full_record
 from ledger.models import Transfer
 from poker import selectors
 from poker.fairness import deal_verify, hand_fairness
-from poker.models import Hand
 
 
 def staff_hand_view(*, staff: AbstractBaseUser, hand_id: int) -> dict[str, Any]:
@@ -45,8 +43,5 @@ def staff_hand_view(*, staff: AbstractBaseUser, hand_id: int) -> dict[str, Any]:
         .select_related("debit_account", "credit_account")
         .order_by("created_at", "code", "id")
     )
-    players = sorted(Hand.objects.values_list("player_ids", flat=True).get(pk=hand_id))
-    with transaction.atomic():
-        staff_log_record(actor=staff, action="hand.view_full", target=f"hand:{hand_id}",
-                         data={"players": players})  # fmt: skip
+    hand_view_full_record(hand_id=hand_id, staff_id=staff.pk)
     return {"detail": detail, "proof": proof, "verification": verification, "transfers": transfers}

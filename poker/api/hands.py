@@ -29,7 +29,7 @@ from core.openapi import error_response
 from handhistory.exports import FORMATS
 from handhistory.models import HandSummary
 from handhistory.selectors import hand_export
-from handhistory.services import hand_export_full
+from handhistory.services import hand_export_full, hand_view_full_record
 from poker import selectors
 from poker.api import examples
 from poker.api import serializers as s
@@ -145,6 +145,9 @@ class HandDetailView(APIView):
             else:
                 text = hand_export(hand_id=hand_id, viewer_id=request.user.pk, fmt=fmt[-1])
             return HttpResponse(text, content_type=FORMATS[fmt[-1]].content_type)
-        return Response(
-            selectors.hand_detail(hand_id=hand_id, viewer_id=request.user.pk, full=query["full"])
+        detail = selectors.hand_detail(
+            hand_id=hand_id, viewer_id=request.user.pk, full=query["full"]
         )
+        if query["full"]:  # every card: recorded on the staff log, as the staff hand page does
+            hand_view_full_record(hand_id=hand_id, staff_id=user_id(request))
+        return Response(detail)

@@ -85,6 +85,24 @@ def test_full_view_is_for_staff_only(heads_up, auth_client, make_user):
     assert a.get(f"/api/v1/hands/{hand_id}/?full=maybe").status_code == 400
 
 
+def test_a_staff_view_with_every_card_is_written_on_the_staff_log_and_a_players_view_is_not(
+    heads_up, auth_client, make_user
+):
+    from backoffice.models import StaffAction
+
+    a, b, t = heads_up
+    hand_id = fold_hand([a, b], t.pk)
+    assert a.get(f"/api/v1/hands/{hand_id}/").status_code == 200
+    staff_user = make_user(role="support")
+    staff = auth_client(staff_user)
+    assert staff.get("/api/v1/hands/999999999/?full=1").status_code == 404
+    assert a.get(f"/api/v1/hands/{hand_id}/?full=1").status_code == 403
+    assert not StaffAction.objects.filter(action="hand.view_full").exists()
+    assert staff.get(f"/api/v1/hands/{hand_id}/?full=1").status_code == 200
+    (line,) = StaffAction.objects.filter(action="hand.view_full")
+    assert (line.actor, line.target) == (staff_user, f"hand:{hand_id}")
+
+
 def test_unknown_or_foreign_hand_is_not_found(heads_up, auth_client):
     a, b, t = heads_up
     hand_id = fold_hand([a, b], t.pk)
