@@ -15,6 +15,7 @@ from handhistory.exports import FORMATS, Format, stored
 from handhistory.exports.filters import ExportFilters
 from handhistory.exports.records import STAFF, Viewer
 from handhistory.models import ExportJob
+from poker.engine.privacy import may_read_hand
 from poker.models import Hand
 
 
@@ -23,7 +24,7 @@ def hand_export(*, hand_id: int, viewer_id: int | None, fmt: str, full: bool = F
     card, any hand). The same refusals as the JSON hand view: someone else's hand is unknown."""
     export = export_format(fmt)
     hand = Hand.objects.filter(pk=hand_id).values("player_ids", "ended_at").first()
-    if hand is None or not (full or viewer_id in hand["player_ids"]):
+    if hand is None or not may_read_hand(viewer_id, hand["player_ids"], staff=full):
         raise NotFound(f"No hand {hand_id} in your history.", code="hand_not_found", hand=hand_id)
     if hand["ended_at"] is None:
         raise Conflict(

@@ -1,6 +1,6 @@
 """Reads: the lobby, a player's private view of a table, and hand histories with privacy.
 
-What a viewer may see is decided by ``poker.privacy`` alone: a viewer sees their own hole
+What a viewer may see is decided by ``poker.engine.privacy`` alone: a viewer sees their own hole
 cards; another player's hole cards only once that player showed them (a ``CardsShown``
 event); staff with ``full=True`` see everything. This module only calls its rules: the
 seats' cards (``cards_on_the_table``), the private part (``private_part``), who reads a
@@ -27,11 +27,11 @@ from handhistory.store import stream_events
 from poker import table_io
 from poker.engine.cards import format_cards
 from poker.engine.events import HoleCardsDealt, event_from_dict
+from poker.engine.privacy import cards_on_the_table, may_read_hand, on_the_wire, private_part
 from poker.engine.state import HandState
 from poker.fairness import next_deck_commitment
 from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
-from poker.privacy import cards_on_the_table, may_read_hand, on_the_wire, private_part
 from poker.table_events import read_updates
 
 

@@ -28,9 +28,7 @@ LAYERS = {
 ALLOWED = {
     ("handhistory.derived", "poker.models"),
     ("handhistory.exports.records", "poker.models"),
-    ("handhistory.exports.records", "poker.privacy"),
     ("handhistory.exports.stored", "poker.models"),
-    ("handhistory.readable", "poker.privacy"),
     ("handhistory.projections", "poker.models"),
     ("handhistory.selectors", "poker.models"),
     ("handhistory.services", "poker.models"),
