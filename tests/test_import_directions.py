@@ -34,11 +34,6 @@ ALLOWED = {
     ("handhistory.services", "poker.models"),
     ("handhistory.verification", "poker.models"),
     ("handhistory.verification", "poker.table_events"),
-    ("wallet.selectors", "handhistory.models"),
-    ("wallet.selectors", "poker.models"),
-    ("wallet.responsible", "poker.models"),
-    ("wallet.responsible", "poker.commands.seating"),
-    ("wallet.web_account", "poker"),
 }
 
 
