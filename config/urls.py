@@ -37,7 +37,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/v1/", include("wallet.urls")),
     path("account/", include("wallet.web_rg_urls")),
-    # The player's own pages (sign-up, wallet, history).
+    # The player's own pages (sign-up, wallet; the history, which shows hands, is poker.web's).
     path("signup/", web_account.signup, name="web-signup"),
     path("account/", include("wallet.web_account_urls")),
     # The web pages (lobby, login, live table) and their static files.

@@ -2,7 +2,7 @@
 
 :func:`readable_hand` is a pure function of a :class:`HandRecord` and a :class:`Viewer`
 (no query). It reads only ``record.seen_by(viewer)``: the events after the one privacy
-rule (``poker.privacy``), so it can never show a card the viewer may not see; when the
+rule (``poker.engine.privacy``), so it can never show a card the viewer may not see; when the
 replayer shows a hand it reads there too (``sees_from_the_deal``). The steps
 for the replayer come from folding those events through the engine's own ``apply``
 (unknown hole cards are just cards the fold carries along), so the stacks, bets and pots
@@ -36,11 +36,11 @@ from poker.engine.events import (
     RakeTaken,
     UncalledBetReturned,
 )
+from poker.engine.privacy import sees_from_the_deal
 from poker.engine.start import start_state
 from poker.engine.state import HandState
 from poker.engine.transitions import apply_in_place
 from poker.engine.variants import STREET_NAMES
-from poker.privacy import sees_from_the_deal
 
 #: Seats between the big blind and the cut-off, named from the button backwards.
 _LATE = ("CO", "HJ", "LJ")

@@ -1,20 +1,23 @@
 """Reads of the hand history for the API: a hand exported as text, export jobs and the
-hands an export holds."""
+hands an export holds; a player's results per month for their account."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.core.files.storage import storages
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet, Sum
+from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from core.errors import Conflict, Gone, InvalidRequest, NotFound
 from handhistory.exports import FORMATS, Format, stored
 from handhistory.exports.filters import ExportFilters
 from handhistory.exports.records import STAFF, Viewer
-from handhistory.models import ExportJob
+from handhistory.models import ExportJob, PlayerHandResult
+from poker.engine.privacy import may_read_hand
 from poker.models import Hand
 
 
@@ -23,7 +26,7 @@ def hand_export(*, hand_id: int, viewer_id: int | None, fmt: str, full: bool = F
     card, any hand). The same refusals as the JSON hand view: someone else's hand is unknown."""
     export = export_format(fmt)
     hand = Hand.objects.filter(pk=hand_id).values("player_ids", "ended_at").first()
-    if hand is None or not (full or viewer_id in hand["player_ids"]):
+    if hand is None or not may_read_hand(viewer_id, hand["player_ids"], staff=full):
         raise NotFound(f"No hand {hand_id} in your history.", code="hand_not_found", hand=hand_id)
     if hand["ended_at"] is None:
         raise Conflict(
@@ -32,6 +35,22 @@ def hand_export(*, hand_id: int, viewer_id: int | None, fmt: str, full: bool = F
             hand=hand_id,
         )
     return stored.hand_text(hand_id, export, STAFF if full else Viewer(user_id=viewer_id))
+
+
+def results_by_month(*, user_id: int, since: datetime) -> list[tuple[date, str, int, int]]:
+    """Per calendar month (UTC) and table currency, the player's net result and how many
+    hands of theirs ended since ``since``: ``(month's first day, currency, net, hands)``
+    (the account history's hand columns, ``wallet.selectors.PLAY``)."""
+    rows = (
+        PlayerHandResult.objects.filter(player_id=user_id, ended_at__gte=since)
+        .annotate(month=TruncMonth("ended_at", tzinfo=UTC))
+        .values("month", "table__currency")
+        .annotate(total=Sum("net"), count=Count("id"))
+    )
+    return [
+        (row["month"].date(), row["table__currency"], int(row["total"] or 0), int(row["count"]))
+        for row in rows
+    ]
 
 
 def export_format(name: str) -> Format:

@@ -8,12 +8,22 @@ class PokerConfig(AppConfig):
     def ready(self) -> None:
         from core.exceptions import foreign_error_register
         from core.management.commands.seed_demo import SEED_STEPS
+        from poker.commands.seating import restriction_unseat
         from poker.engine.errors import EngineError
         from poker.seed import seed_demo_tables
+        from poker.selectors import play_sessions
+        from wallet.responsible import RESTRICTION_HOOKS
+        from wallet.selectors import PLAY
 
         # The engine's errors answer as 422 like any refused domain request (core imports
         # no app, so the engine's owner registers them).
         foreign_error_register(EngineError, status=422)
 
+        # A time-out or self-exclusion takes the player off the tables (the wallet below
+        # names no table).
+        if restriction_unseat not in RESTRICTION_HOOKS:
+            RESTRICTION_HOOKS.append(restriction_unseat)
+        # The account's play sessions are the player's seats (wallet.selectors.PLAY).
+        PLAY.sessions = play_sessions
         if seed_demo_tables not in SEED_STEPS:
             SEED_STEPS.append(seed_demo_tables)

@@ -27,11 +27,11 @@ from poker.engine.config import HandConfig, RakeConfig
 from poker.engine.deck import FairDeck
 from poker.engine.events import Event as EngineEvent
 from poker.engine.game import act, start_hand
+from poker.engine.privacy import public_hand_events
 from poker.engine.showdown import showdown_auto
 from poker.engine.state import SHOWDOWN, HandState
 from poker.fairness import client_seeds_for
 from poker.models import Hand, Seat, Table, Variant, new_server_seed_hex
-from poker.privacy import public_hand_events
 from poker.storage import table_store
 from wallet.restrictions import restriction_barred_from_tables
 

@@ -8,7 +8,7 @@ the engine's player order>)`` and the table draws the following seed in the same
 transaction, so the server was bound to its seed before it read the client seeds.
 docs/provably-fair.md is the reference for re-implementers.
 
-What a viewer learns here follows ``poker.privacy`` through ``HandRecord.seen_by``: the seed
+What a viewer learns here follows ``poker.engine.privacy`` through ``HandRecord.seen_by``: the seed
 only once every dealt-in player showed (or for staff), and only the cards they may see.
 """
 
@@ -32,9 +32,9 @@ from poker.engine.events import (
     HandStarted,
     HoleCardsDealt,
 )
+from poker.engine.privacy import may_read_hand
 from poker.engine.variants import VARIANTS, get_variant
 from poker.models import ClientSeed, Hand
-from poker.privacy import may_read_hand
 
 ALGORITHM = DOMAIN.decode()
 #: Longest client seed; they travel in every HandStarted of the player's hands.

@@ -1,6 +1,6 @@
 """Reads: the lobby, a player's private view of a table, and hand histories with privacy.
 
-What a viewer may see is decided by ``poker.privacy`` alone: a viewer sees their own hole
+What a viewer may see is decided by ``poker.engine.privacy`` alone: a viewer sees their own hole
 cards; another player's hole cards only once that player showed them (a ``CardsShown``
 event); staff with ``full=True`` see everything. This module only calls its rules: the
 seats' cards (``cards_on_the_table``), the private part (``private_part``), who reads a
@@ -16,7 +16,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Avg, Count, QuerySet
+from django.db.models import Avg, Count, Min, QuerySet, Sum
+from django.utils import timezone
 
 from core.errors import NotFound
 from handhistory.exports.records import STAFF, Viewer, hand_record, hand_records
@@ -27,11 +28,11 @@ from handhistory.store import stream_events
 from poker import table_io
 from poker.engine.cards import format_cards
 from poker.engine.events import HoleCardsDealt, event_from_dict
+from poker.engine.privacy import cards_on_the_table, may_read_hand, on_the_wire, private_part
 from poker.engine.state import HandState
 from poker.fairness import next_deck_commitment
 from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
-from poker.privacy import cards_on_the_table, may_read_hand, on_the_wire, private_part
 from poker.table_events import read_updates
 
 
@@ -359,3 +360,36 @@ def updates_since(*, table_id: int, from_version: int) -> list[dict[str, Any]] |
     if any(version != from_version + 1 + i for i, (version, _) in enumerate(rows)):
         return None
     return read_updates([payload for _, payload in rows])
+
+
+def play_sessions(*, user_id: int) -> list[dict[str, Any]]:
+    """The player's current play session per table currency (their account's, read through
+    ``wallet.selectors.PLAY``).
+
+    A session in a currency runs while the player holds a seat at a table in that
+    currency: it started when they took the earliest of the seats they still hold
+    (``Seat.joined_at``), and its net is the sum of their results in the hands that ended
+    since then at tables in that currency. Not seated in a currency: no session in it.
+    """
+    now = timezone.now()
+    started = (
+        Seat.objects.filter(player_id=user_id)
+        .values("table__currency")
+        .annotate(started_at=Min("joined_at"))
+        .order_by("table__currency")
+    )
+    sessions = []
+    for row in started:
+        currency, started_at = row["table__currency"], row["started_at"]
+        net = PlayerHandResult.objects.filter(
+            player_id=user_id, ended_at__gte=started_at, table__currency=currency
+        ).aggregate(total=Sum("net"))["total"]
+        sessions.append(
+            {
+                "currency": currency,
+                "started_at": started_at,
+                "minutes_played": int((now - started_at).total_seconds() // 60),
+                "net": int(net or 0),
+            }
+        )
+    return sessions

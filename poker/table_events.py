@@ -188,7 +188,7 @@ def table_event_from_wire(data: Mapping[str, Any]) -> TableEvent:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class HandEvents:
     """The public events of one hand in an update: engine events in seats, as on the wire
-    (``poker.privacy.public_hand_events``)."""
+    (``poker.engine.privacy.public_hand_events``)."""
 
     hand: int
     events: tuple[Mapping[str, Any], ...]

@@ -28,19 +28,12 @@ LAYERS = {
 ALLOWED = {
     ("handhistory.derived", "poker.models"),
     ("handhistory.exports.records", "poker.models"),
-    ("handhistory.exports.records", "poker.privacy"),
     ("handhistory.exports.stored", "poker.models"),
-    ("handhistory.readable", "poker.privacy"),
     ("handhistory.projections", "poker.models"),
     ("handhistory.selectors", "poker.models"),
     ("handhistory.services", "poker.models"),
     ("handhistory.verification", "poker.models"),
     ("handhistory.verification", "poker.table_events"),
-    ("wallet.selectors", "handhistory.models"),
-    ("wallet.selectors", "poker.models"),
-    ("wallet.responsible", "poker.models"),
-    ("wallet.responsible", "poker.commands.seating"),
-    ("wallet.web_account", "poker"),
 }
 
 

@@ -276,7 +276,7 @@ class SessionView(APIView):
     def get(self, request: Request) -> Response:
         sessions = [
             {**row, "started_at": row["started_at"].isoformat()}
-            for row in selectors.play_sessions(user_id=request.user.pk)
+            for row in selectors.PLAY.sessions(user_id=request.user.pk)
         ]
         return Response(
             {"reminder_minutes": int(settings.SESSION_REMINDER_MINUTES), "sessions": sessions}

@@ -8,15 +8,16 @@ Every change is appended to ``DepositLimitChange``. ``deposit_create`` enforces 
 Time-out (24 hours to 6 weeks) and self-exclusion (6 months or more): ``Restriction``
 rows (``wallet.restrictions``) that block deposits and play but not withdrawals. A
 player may extend theirs by taking a longer one, never shorten it; only staff lift a
-self-exclusion, and not before its end. Taking one takes the player off their tables:
-at once where they are not in the running hand, at the end of that hand otherwise.
+self-exclusion, and not before its end. Taking one takes the player off their tables
+(``RESTRICTION_HOOKS``): at once where they are not in the running hand, at the end of
+that hand otherwise.
 """
 
 from __future__ import annotations
 
 import calendar
-import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -33,12 +34,16 @@ from wallet.models import DepositLimit, DepositLimitChange, Restriction
 from wallet.restrictions import SELF_IMPOSED, in_force
 from wallet.services import PLAY_MONEY, currency_validate
 
-log = logging.getLogger(__name__)
-
 TIME_OUT_HOURS = (24, 6 * 7 * 24)
 #: Six months at least; ten years at most (a bound for the date arithmetic, not a policy:
 #: a self-exclusion holds past its end until staff lift it anyway).
 SELF_EXCLUSION_MONTHS = (6, 120)
+
+#: Called with ``player_id`` and the ``restriction`` after a player took a time-out or
+#: self-exclusion, and again on a retry of the same request. The poker app registers its
+#: unseating here (``poker.commands.seating.restriction_unseat``): the tables sit above
+#: the wallet, which therefore names none of them.
+RESTRICTION_HOOKS: list[Callable[..., None]] = []
 
 
 # --- deposit limits ----------------------------------------------------------------------
@@ -178,7 +183,8 @@ def _self_restrict(
         existing = _self_restrict_create(user=user, kind=kind, ends_at=ends_at, source=source,
                                          what=what)  # fmt: skip
     # Also on a retry: a seat taken off before a crash is not found again, one not yet is.
-    restriction_unseat(player_id=user.pk, restriction=existing)
+    for hook in RESTRICTION_HOOKS:
+        hook(player_id=user.pk, restriction=existing)
     return existing
 
 
@@ -211,20 +217,3 @@ def _self_restrict_create(
             )  # fmt: skip
     except IntegrityError:  # the same request raced us and won
         return Restriction.objects.get(user_id=user.pk, source=source)
-
-
-def restriction_unseat(*, player_id: int, restriction: Restriction) -> None:
-    """Takes the player off every table through the table service: cashed out now where
-    they are not in the running hand; where they are, the hand's end cashes them out
-    (``poker.dealer``, at a hand's finish). Each table is its own command; one that fails is
-    logged and the hand's end, or the refused sit-in and top-up, still hold."""
-    from poker.commands.seating import table_restriction_enforce
-    from poker.models import Seat
-
-    tables = Seat.objects.filter(player_id=player_id).values_list("table_id", flat=True)
-    for table_id in list(tables):
-        try:
-            table_restriction_enforce(table_id=table_id, player_id=player_id)
-        except Exception:
-            log.exception("restriction %s: could not unseat player %s at table %s",
-                          restriction.pk, player_id, table_id)  # fmt: skip

@@ -3,20 +3,37 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Min, Q, QuerySet, Sum
+from django.db.models import Q, QuerySet, Sum
 from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
-from handhistory.models import PlayerHandResult
 from ledger.models import Account, AccountKind, Transfer, TransferStatus
 from ledger.selectors import transfers_of_accounts
-from poker.models import Seat
 from wallet.models import Deposit, DepositLimit, PlayMoneyReload, Restriction, Withdrawal
 from wallet.restrictions import SELF_IMPOSED, in_force
+
+
+class PlayReads:
+    """The player's play, which the account shows but which lives above the wallet: the
+    apps that own it set these in their ``ready()`` (the wallet imports neither).
+
+    * ``results_by_month(user_id=, since=)``: ``(month's first day, table currency, net,
+      hands)`` of the player's hands ended since ``since``, per calendar month (UTC)
+      (``handhistory.selectors.results_by_month``);
+    * ``sessions(user_id=)``: the player's current play session per table currency
+      (``poker.selectors.play_sessions``).
+    """
+
+    results_by_month: Callable[..., Iterable[tuple[date, str, int, int]]]
+    sessions: Callable[..., list[dict[str, Any]]]
+
+
+PLAY = PlayReads()
 
 
 def wallet_balances(*, user_id: int) -> list[dict[str, Any]]:
@@ -179,16 +196,9 @@ def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
         .values("month", "currency").annotate(total=Sum("amount")), "buy_ins")  # fmt: skip
     add(table_money.filter(code="cash_out", credit_account_id__in=cash).annotate(month=month)
         .values("month", "currency").annotate(total=Sum("amount")), "cash_outs")  # fmt: skip
-    hands = (
-        PlayerHandResult.objects.filter(player_id=user_id, ended_at__gte=since)
-        .annotate(month=TruncMonth("ended_at", tzinfo=UTC))
-        .values("month", "table__currency")
-        .annotate(total=Sum("net"), count=Count("id"))
-    )
-    for row in hands:
-        key = (row["month"].date(), row["table__currency"])
-        totals[key]["net"] += int(row["total"] or 0)
-        totals[key]["hands"] += int(row["count"])
+    for month_start, currency, net, count in PLAY.results_by_month(user_id=user_id, since=since):
+        totals[(month_start, currency)]["net"] += net
+        totals[(month_start, currency)]["hands"] += count
     return [
         {
             "month": start.strftime("%Y-%m"),
@@ -199,35 +209,3 @@ def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
         }
         for start in starts
     ]
-
-
-def play_sessions(*, user_id: int) -> list[dict[str, Any]]:
-    """The player's current play session per table currency.
-
-    A session in a currency runs while the player holds a seat at a table in that
-    currency: it started when they took the earliest of the seats they still hold
-    (``Seat.joined_at``), and its net is the sum of their results in the hands that ended
-    since then at tables in that currency. Not seated in a currency: no session in it.
-    """
-    now = timezone.now()
-    started = (
-        Seat.objects.filter(player_id=user_id)
-        .values("table__currency")
-        .annotate(started_at=Min("joined_at"))
-        .order_by("table__currency")
-    )
-    sessions = []
-    for row in started:
-        currency, started_at = row["table__currency"], row["started_at"]
-        net = PlayerHandResult.objects.filter(
-            player_id=user_id, ended_at__gte=started_at, table__currency=currency
-        ).aggregate(total=Sum("net"))["total"]
-        sessions.append(
-            {
-                "currency": currency,
-                "started_at": started_at,
-                "minutes_played": int((now - started_at).total_seconds() // 60),
-                "net": int(net or 0),
-            }
-        )
-    return sessions

@@ -1,5 +1,6 @@
-"""The player's own pages: sign-up, the wallet (balances, lists, deposit, withdrawal,
-reload play money, KYC review) and the account history.
+"""The player's own pages: sign-up and the wallet (balances, lists, deposit, withdrawal,
+reload play money, KYC review). The account history, which shows the hands too, is
+composed above the wallet (``poker.web.account``) with this module's money helpers.
 
 Thin: a page renders what selectors return; a form post calls one service and redirects
 back with the outcome in words (a typed error said in the currency's units,
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import math
 import uuid
-from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -30,7 +30,6 @@ from rest_framework.exceptions import Throttled
 from core.errors import DomainError
 from core.services import user_register
 from core.throttling import login_failed, login_throttle_check
-from poker import selectors as poker_selectors
 from wallet import selectors
 from wallet.amounts import PLAY_MONEY, money_format
 from wallet.forms import KycSubmitForm, MoneyForm, SignupForm
@@ -43,7 +42,7 @@ from wallet.web_refusals import refusal_said
 TRANSACTIONS_PER_PAGE = 25
 #: Deposits and withdrawals shown on the wallet page (newest).
 RECENT_PAYMENTS = 20
-#: Months of the account history page.
+#: Months of the account history page (``poker.web.account``).
 HISTORY_MONTHS = 12
 
 
@@ -109,7 +108,7 @@ STATUS_WORDS = {
 }
 
 
-def _signed_rows(transfers: Any, own: set[int]) -> list[dict[str, Any]]:
+def signed_rows(transfers: Any, own: set[int]) -> list[dict[str, Any]]:
     """Transfers as the player sees them: money in positive, money out negative, what
     and status in words."""
     return [
@@ -137,7 +136,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
     context = {
         "balances": balances,
         "page": page,
-        "transactions": _signed_rows(page.object_list, own),
+        "transactions": signed_rows(page.object_list, own),
         "deposits": selectors.wallet_deposits(user_id=user_id)[:RECENT_PAYMENTS],
         "withdrawals": selectors.wallet_withdrawals(user_id=user_id)[:RECENT_PAYMENTS],
         # A fresh key per render: each rendered form moves money at most once.
@@ -248,28 +247,3 @@ def wallet_kyc(request: HttpRequest) -> HttpResponse:
     else:
         messages.success(request, "Your identity is pending review.")
     return _back_to_wallet()
-
-
-@login_required(login_url="web-login")
-def history(request: HttpRequest) -> HttpResponse:
-    """Twelve months: totals per month and currency, the transactions and the hands."""
-    user_id = request.user.pk
-    assert user_id is not None  # login_required
-    months = selectors.account_history(user_id=user_id, months=HISTORY_MONTHS)
-    first_day = datetime.strptime(months[-1]["month"], "%Y-%m").replace(tzinfo=UTC)
-    transfers, own = selectors.wallet_transactions(user_id=user_id)
-    transfer_page = Paginator(
-        transfers.filter(created_at__gte=first_day), TRANSACTIONS_PER_PAGE
-    ).get_page(request.GET.get("tpage"))
-    hands = poker_selectors.hands_of(player_id=user_id, since=first_day.date())
-    hand_page = Paginator(hands, TRANSACTIONS_PER_PAGE).get_page(request.GET.get("hpage"))
-    context = {
-        "months": months,
-        "transfer_page": transfer_page,
-        "transactions": _signed_rows(transfer_page.object_list, own),
-        "hand_page": hand_page,
-        "hands": poker_selectors.hand_rows(
-            summaries=list(hand_page.object_list), player_id=user_id
-        ),
-    }
-    return render(request, "wallet/history.html", context)

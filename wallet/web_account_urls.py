@@ -13,5 +13,4 @@ urlpatterns = [
     path("wallet/withdraw/", web_account.wallet_withdraw, name="web-account-withdraw"),
     path("wallet/reload/", web_account.wallet_reload, name="web-account-reload"),
     path("wallet/kyc/", web_account.wallet_kyc, name="web-account-kyc"),
-    path("history/", web_account.history, name="web-account-history"),
 ]

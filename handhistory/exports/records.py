@@ -22,8 +22,8 @@ from django.db.models import QuerySet
 
 from handhistory.models import Event as EventRow
 from poker.engine.events import EVENT_TYPES, Event, HandStarted, event_from_dict
+from poker.engine.privacy import as_seen_by, seed_may_be_public, shown_players
 from poker.models import Hand
-from poker.privacy import as_seen_by, seed_may_be_public, shown_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ class HandRecord:
         return None
 
     def seen_by(self, viewer: Viewer) -> tuple[Event, ...]:
-        """The events as ``viewer`` may see them: the live table's rule (poker.privacy)."""
+        """The events as ``viewer`` may see them: the live table's rule (poker.engine.privacy)."""
         n = len(self.seats)
         if viewer.full:
             return tuple(as_seen_by(e, shown=range(n), reveal_seed=True) for e in self.events)

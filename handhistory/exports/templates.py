@@ -8,7 +8,7 @@ hand -- a spectator, staff, and each player -- and keeps what they share once, w
 viewer's text back out with a join: no formatter, no privacy decision, no event decoding.
 
 So visibility is still decided by the one rule (``HandRecord.seen_by`` ->
-``poker.privacy.as_seen_by``) inside the formatters, and the text from a template is by
+``poker.engine.privacy.as_seen_by``) inside the formatters, and the text from a template is by
 construction the formatter's text for that viewer (tests/handhistory/test_stored_texts.py
 checks it for every viewer and format on hands of every kind).
 

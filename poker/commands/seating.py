@@ -3,6 +3,7 @@ barred player off the table (a time-out or self-exclusion)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -22,7 +23,10 @@ from poker.dealer import (
     seat_of,
 )
 from poker.models import Seat, Table
+from wallet.models import Restriction
 from wallet.restrictions import restriction_barred_from_tables, restriction_check
+
+log = logging.getLogger(__name__)
 
 
 def table_create(*, name: str, variant: str, small_blind: int, big_blind: int, min_buy_in: int,
@@ -143,6 +147,21 @@ def table_restriction_enforce(*, table_id: int, player_id: int) -> dict[str, Any
 
     return run_command(table_id=table_id, player_id=None, key=None, command="restricted",
                         request={"player_id": player_id}, actor=SYSTEM, body=dealing(body))  # fmt: skip
+
+
+def restriction_unseat(*, player_id: int, restriction: Restriction) -> None:
+    """Takes the player off every table once they took a time-out or self-exclusion (the
+    wallet's ``RESTRICTION_HOOKS``, registered in ``PokerConfig.ready``): cashed out now
+    where they are not in the running hand; where they are, the hand's end cashes them out
+    (``poker.dealer``, at a hand's finish). Each table is its own command; one that fails is
+    logged and the hand's end, or the refused sit-in and top-up, still hold."""
+    tables = Seat.objects.filter(player_id=player_id).values_list("table_id", flat=True)
+    for table_id in list(tables):
+        try:
+            table_restriction_enforce(table_id=table_id, player_id=player_id)
+        except Exception:
+            log.exception("restriction %s: could not unseat player %s at table %s",
+                          restriction.pk, player_id, table_id)  # fmt: skip
 
 
 def table_sit_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.urls import path
 
-from poker.web import views
+from poker.web import account, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -15,5 +15,7 @@ urlpatterns = [
     path("hands/", views.hands, name="web-hands"),
     path("hands/<int:hand_id>/", views.hand_replayer, name="web-hand"),
     path("fairness/", views.fairness, name="web-fairness"),
+    # The account's history shows the hands too: it is composed here, above the wallet.
+    path("account/history/", account.history, name="web-account-history"),
     path(f"{settings.STATIC_URL.strip('/')}/<path:path>", views.static, name="web-static"),
 ]

@@ -27,8 +27,8 @@ from handhistory.tasks import expire_exports
 from poker.commands.seating import table_sit
 from poker.engine.cards import format_card
 from poker.engine.events import HoleCardsDealt
+from poker.engine.privacy import shown_players
 from poker.models import Hand
-from poker.privacy import shown_players
 from tests.handhistory.test_export_phh import played_hands
 from tests.support.poker import actor_for, key
 

@@ -13,10 +13,10 @@ from handhistory.exports.records import hand_records
 from poker.commands.play import table_act
 from poker.engine.cards import format_card
 from poker.engine.deck import commitment, shuffle_deck
+from poker.engine.privacy import seed_may_be_public
 from poker.engine.variants import get_variant
 from poker.fairness import client_seed_set
 from poker.models import Table
-from poker.privacy import seed_may_be_public
 from poker.selectors import table_view
 from tests.poker import conftest as poker_fixtures
 from tests.support.browser import DESKTOP, PASSWORD, TIMEOUT_MS, browser_session

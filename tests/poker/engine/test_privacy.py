@@ -1,4 +1,4 @@
-"""poker.privacy: each rule of who may see what, named after the rule (the channels are
+"""poker.engine.privacy: each rule of who may see what, named after the rule (the channels are
 tested end to end in test_privacy_channels.py and test_ws_privacy.py)."""
 
 from poker.engine.betting import legal_actions
@@ -7,9 +7,7 @@ from poker.engine.config import HandConfig
 from poker.engine.deck import FairDeck
 from poker.engine.events import UNKNOWN_CARD, HoleCardsDealt
 from poker.engine.game import act, start_hand
-from poker.engine.showdown import showdown_auto
-from poker.engine.state import SHOWDOWN
-from poker.privacy import (
+from poker.engine.privacy import (
     as_seen_by,
     cards_on_the_table,
     hole_cards_visible,
@@ -23,6 +21,8 @@ from poker.privacy import (
     shown_players,
     viewable,
 )
+from poker.engine.showdown import showdown_auto
+from poker.engine.state import SHOWDOWN
 
 
 def _heads_up(all_in: bool):
