@@ -26,6 +26,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from tests.support.server import listening_socket, serve_command
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: Variables of the test run that ``make run`` does not set (the suite's services, its
@@ -37,6 +39,7 @@ _NOT_IN_MAKE_RUN = {
 
 
 def free_port() -> int:
+    """A port free now, for what cannot be handed a socket (``make run PORT=...``)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -73,7 +76,8 @@ class Server:
 
     def __init__(self, env: dict[str, str], logs: Path) -> None:
         self.env = env
-        self.port = free_port()
+        self.sock = listening_socket()
+        self.port = self.sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.stdout = logs / "serve.out"
         self.stderr = logs / "serve.err"
@@ -84,7 +88,7 @@ class Server:
     def start(self, seconds: float = 120) -> None:
         with self.stdout.open("ab") as out, self.stderr.open("ab") as err:
             self.proc = subprocess.Popen(
-                [sys.executable, "manage.py", "serve", "--port", str(self.port)],
+                serve_command(self.sock), pass_fds=[self.sock.fileno()],
                 cwd=ROOT, env=self.env, stdout=out, stderr=err, start_new_session=True,
             )  # fmt: skip
 

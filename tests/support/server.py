@@ -20,10 +20,24 @@ from django.conf import settings
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def listening_socket() -> socket.socket:
+    """A TCP socket on a port the system picks, bound and listening, for ``serve --fd``.
+
+    The test keeps it open for the server's whole life, restarts included: no other server
+    (another test, another run on the machine) can take the port between choosing it and
+    serving on it, and no health check can be answered by someone else's server.
+    """
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve_command(sock: socket.socket) -> list[str]:
+    """``manage.py serve`` on ``sock`` (pass it with ``pass_fds=[sock.fileno()]``)."""
+    port = str(sock.getsockname()[1])
+    return [sys.executable, "manage.py", "serve", "--port", port, "--fd", str(sock.fileno())]
 
 
 class Server:
@@ -31,7 +45,8 @@ class Server:
 
     def __init__(self):
         db = settings.DATABASES["default"]
-        self.port = _free_port()
+        self.sock = listening_socket()
+        self.port = self.sock.getsockname()[1]
         self.env = {
             **os.environ,
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
@@ -41,12 +56,14 @@ class Server:
 
     def start(self):
         self.proc = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--port", str(self.port)],
+            serve_command(self.sock), pass_fds=[self.sock.fileno()],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True,
         )  # fmt: skip
         deadline = time.monotonic() + 120  # a slow machine, two cores, celery starting too
         while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited with {self.proc.returncode}")
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=2):
                     return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -82,6 +83,17 @@ def _embedded_beat() -> None:
         time.sleep(0.25)
 
 
+def _serve(host: str, port: int, *, workers: int, fd: int | None) -> None:
+    """uvicorn on ``host:port``, or on the inherited listening socket ``fd``."""
+    options: dict[str, Any] = {"access_log": False, "ws_max_size": 65536, "log_config": None}
+    if fd is None:
+        uvicorn.run("config.asgi:application", host=host, port=port, workers=workers, **options)
+        return
+    sock = socket.socket(fileno=fd)  # family and type read from the socket itself
+    config = uvicorn.Config("config.asgi:application", host=host, port=port, **options)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
 class Command(BaseCommand):
     help = "Run the ASGI server (and Celery worker + beat when REDIS_URL is set)."
 
@@ -89,6 +101,13 @@ class Command(BaseCommand):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--workers", type=int, default=1)
+        parser.add_argument(
+            "--fd",
+            type=int,
+            default=None,
+            help="serve on this inherited TCP socket, already bound and listening (one "
+            "worker): whoever bound it keeps the port, so no other server can take it",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         host, port = options["host"], options["port"]
@@ -124,15 +143,7 @@ class Command(BaseCommand):
         try:
             # In-process, so SIGTERM/SIGINT reach uvicorn's own graceful shutdown and the
             # finally-block below then stops the Celery children: nothing is orphaned.
-            uvicorn.run(
-                "config.asgi:application",
-                host=host,
-                port=port,
-                workers=options["workers"],
-                access_log=False,
-                ws_max_size=65536,
-                log_config=None,
-            )
+            _serve(host, port, workers=options["workers"], fd=options["fd"])
         finally:
             for child in children:
                 child.send_signal(signal.SIGTERM)
