@@ -55,6 +55,16 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
     return results
 
 
+def at_once(count: int, work: Callable[[], Any]) -> list[Any]:
+    """Runs ``work`` in ``count`` threads released together; their results (or exceptions)."""
+    return concurrently(*[work] * count)
+
+
+def race(work: Callable[[], object], workers: int = 2) -> list[BaseException]:
+    """Runs ``work`` in ``workers`` threads released together; returns what they raised."""
+    return [r for r in at_once(workers, work) if isinstance(r, BaseException)]
+
+
 def clone(client: Any) -> Any:
     """A second HTTP client with the same credentials (one per thread)."""
     from rest_framework.test import APIClient
