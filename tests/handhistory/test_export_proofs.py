@@ -111,7 +111,10 @@ def test_the_hand_api_keeps_a_folded_players_cards_and_the_seed_private_in_every
 
 
 # Chopped pots through the table service: every hand deals low hole cards and a Broadway
-# board (no flush possible), so every showdown splits between the players still in.
+# board (no flush possible), so every showdown splits between the players still in
+# (CHOP_DECK, tests/support/handhistory.py).
+
+
 @pytest.fixture
 def chopped_boards(monkeypatch: pytest.MonkeyPatch) -> None:
     # The service takes no deck source; a fixed deck stands in for the shuffle only.
@@ -158,7 +161,10 @@ def test_chopped_nlhe_pots_in_pokerstars_text_parse_in_pokerkit_to_the_settled_s
 
 
 # A button blind is the third forced bet the tables offer (short deck's usual structure,
-# or a bigger blind on the button); PHH writes it in blinds_or_straddles like a straddle.
+# or a bigger blind on the button); PHH writes it in blinds_or_straddles like a straddle
+# (BUTTON_BLIND_TABLES, tests/support/handhistory.py).
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("variant", sorted(BUTTON_BLIND_TABLES))
 def test_button_blind_hands_replay_in_pokerkit_and_reread_in_ohh_to_the_settled_stacks(
@@ -183,7 +189,10 @@ def test_button_blind_hands_replay_in_pokerkit_and_reread_in_ohh_to_the_settled_
 
 
 # Straddles: the table service offers none, so these hands are played by the engine itself
-# (random legal decisions from a seeded fair deck) and exported from their events.
+# (random legal decisions from a seeded fair deck, engine_hands in tests/support/handhistory.py)
+# and exported from their events.
+
+
 def final_stacks(record: HandRecord) -> list[int]:
     return list(next(e for e in record.events if isinstance(e, HandEnded)).final_stacks)
 
