@@ -50,8 +50,10 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
     threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
     for t in threads:
         t.start()
-    for t in threads:
+    for i, t in enumerate(threads):
         t.join(timeout=60)
+        if t.is_alive():  # a hung call fails the caller's assertion instead of passing as None
+            results[i] = TimeoutError(f"call {i} still running after 60 s")
     return results
 
 
