@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Layer of each top-level package; ``poker.engine`` is its own bottom layer.
@@ -106,3 +108,57 @@ def test_the_variants_are_a_leaf_of_the_engine():
         if module == "poker.engine.variants"
         and name in ("poker.engine.config", "poker.engine.state", "poker.engine.transitions")
     ] == []
+
+
+def imported_test_modules(source: str, package: str) -> list[str]:
+    """The test modules (``test_*``) that a module of ``package`` imports, dotted."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            parts = package.split(".")
+            base = ".".join(parts[: len(parts) - node.level + 1] if node.level else [])
+            base = ".".join(filter(None, [base, node.module or ""]))
+            # ``from tests.x import test_y`` imports a module too
+            modules = [base] if is_test(base) else [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        found += [m for m in modules if is_test(m)]
+    return found
+
+
+def is_test(module: str) -> bool:
+    return any(part.startswith("test_") for part in module.split("."))
+
+
+def test_no_test_module_imports_another_test_module():
+    # Shared helpers live in tests/support/, shared fixtures in a conftest.py.
+    found = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        for name in imported_test_modules(
+            path.read_text(), ".".join(path.relative_to(ROOT).parent.parts)
+        )
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "from tests.handhistory.test_export_phh import TABLES",
+        "from tests.handhistory import test_export_phh",
+        "import tests.handhistory.test_export_phh",
+        "from .test_export_phh import TABLES",
+        "from . import test_export_phh",
+        "def f():\n    from tests.handhistory.test_export_phh import TABLES",
+    ],
+)
+def test_every_form_of_importing_a_test_module_is_found(line):
+    found = imported_test_modules(line, "tests.handhistory")
+    assert "tests.handhistory.test_export_phh" in found
+
+
+def test_an_import_of_a_support_module_is_not_an_import_of_a_test_module():
+    assert imported_test_modules("from tests.support.handhistory import TABLES", "tests.x") == []

@@ -25,8 +25,8 @@ from fraud.tasks import analyse
 from handhistory.models import Event
 from ledger.models import Transfer
 from poker.models import Hand
-from tests.fraud.racing import race
 from tests.support.poker import play_hands_with_rebuys
+from tests.support.threads import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,8 +16,8 @@ from fraud.ingest import chunk_ingest
 from fraud.models import IngestedHand, PairEvidence, PairStat, StoredFacts
 from handhistory.exports.records import hand_records
 from poker.models import Hand
-from tests.fraud.racing import race
 from tests.support.poker import play_hands_with_rebuys
+from tests.support.threads import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -3,50 +3,14 @@ and its refusals."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from handhistory.models import Event
 from ledger.models import Transfer
-from poker.engine.cards import format_card
 from poker.models import Hand
-from tests.support.tables_api import check_down, fold_hand, sit, state
+from tests.support.exports import export
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def folded_hand(auth_client, table, player) -> dict[str, Any]:
-    """A finished three-handed hand: the first to act folded, the other two showed down."""
-    t = table()
-    clients = [auth_client(player()) for _ in range(3)]
-    for seat, client in enumerate(clients, 1):
-        sit(client, t.pk, seat=seat)
-    while len(Hand.objects.get(pk=state(clients[0], t.pk)["hand"]["id"]).player_ids) < 3:
-        fold_hand(clients, t.pk)  # the hand dealt before the third player sat
-    hand_id = fold_hand(clients, t.pk)
-    assert check_down(clients, t.pk) == hand_id
-    hand = Hand.objects.get(pk=hand_id)
-    payloads = [e.payload for e in Event.objects.filter(stream=hand.stream).order_by("seq")]
-    folder = next(p["player"] for p in payloads if p["type"] == "PlayerFolded")
-    dealt = next(
-        p["cards"] for p in payloads if p["type"] == "HoleCardsDealt" and p["player"] == folder
-    )
-    seed = next(p["server_seed"] for p in payloads if p["type"] == "HandEnded")
-    by_user = {c.user.pk: c for c in clients}
-    others = [by_user[u] for i, u in enumerate(hand.player_ids) if i != folder]
-    return {
-        "hand": hand_id,
-        "folder": by_user[hand.player_ids[folder]],
-        "others": others,
-        "cards": [format_card(c) for c in dealt],
-        "seed": seed,
-    }
-
-
-def export(client: Any, hand_id: int, fmt: str, **params: Any) -> Any:
-    return client.get(f"/api/v1/hands/{hand_id}/", {"format": fmt, **params})
 
 
 @pytest.mark.parametrize("fmt", ["phh", "pokerstars"])

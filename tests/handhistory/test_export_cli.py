@@ -1,4 +1,3 @@
-# ruff: noqa: F811 - the shared fixtures are imported by name, then requested as arguments
 """`manage.py export_hands`: an operator's export into a file, every card, recorded."""
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from django.core.management.base import CommandError
 from handhistory.exports import FORMATS
 from handhistory.exports.records import STAFF, hand_records
 from handhistory.models import ExportJob
-from tests.handhistory.test_export_jobs import hands, played_by  # noqa: F401 - fixtures
+from tests.support.handhistory import played_by
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

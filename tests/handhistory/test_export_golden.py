@@ -5,14 +5,13 @@ the hands are played by the engine from PHH scripts with known cards (no databas
 from __future__ import annotations
 
 import tomllib
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from handhistory.exports import phh, pokerstars
-from handhistory.exports.records import HandRecord, Viewer
-from poker.engine.phh import loads, replay_hand
+from handhistory.exports.records import Viewer
+from tests.support.handhistory import record_of
 
 GOLDEN = Path(__file__).parent / "export_golden"
 
@@ -42,27 +41,6 @@ actions = ["d dh p1 AsKsQhJh", "d dh p2 9c9d8c7d",
   "p2 cbr 300", "p1 cbr 900", "p2 cbr 2500", "p1 cc",
   "p2 sm 9c9d8c7d", "p1 sm AsKsQhJh", "d db Ts6c2h", "d db 5s", "d db Jd"]
 """
-
-WHEN = datetime(2025, 3, 14, 19, 15, 7, tzinfo=UTC)
-
-
-def record_of(text: str, *, users: tuple[str, ...] = ("ann", "bob", "cy")) -> HandRecord:
-    hand = loads(text)
-    _, events = replay_hand(hand)
-    n = len(hand.config.starting_stacks)
-    return HandRecord(
-        hand_id=4321,
-        number=9,
-        table_id=5,
-        table_name="Golden",
-        max_seats=6,
-        currency="USD",
-        seats=(2, 4, 5)[:n],
-        player_ids=(11, 12, 13)[:n],
-        usernames=users[:n],
-        started_at=WHEN,
-        events=tuple(events),
-    )
 
 
 @pytest.mark.parametrize(("script", "name"), [(FL, "fl"), (PLO, "plo")])

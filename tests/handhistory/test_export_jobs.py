@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import logging
 import threading
-import uuid
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from django.conf import settings as django_settings
 from django.db import connection
 from django.utils import timezone
 
-from config.celery import app as celery_app
 from core.errors import InvalidRequest
 from handhistory.exports import FORMATS, Format
 from handhistory.exports.filters import ExportFilters
@@ -29,76 +26,12 @@ from poker.engine.cards import format_card
 from poker.engine.events import HoleCardsDealt
 from poker.engine.privacy import shown_players
 from poker.models import Hand
-from tests.handhistory.test_export_phh import played_hands
+from tests.support.exports import content, download, post
+from tests.support.handhistory import played_by
 from tests.support.poker import actor_for, key
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def exports_root(settings: Any, tmp_path: Path) -> Path:
-    """Each test's export files in a directory of its own, read in small chunks."""
-    root = tmp_path / "exports"
-    settings.STORAGES = {
-        **django_settings.STORAGES,
-        "exports": {
-            "BACKEND": "django.core.files.storage.FileSystemStorage",
-            "OPTIONS": {"location": str(root)},
-        },
-    }
-    settings.EXPORT_CHUNK_SIZE = 2
-    return root
-
-
-@pytest.fixture
-def eager() -> Any:
-    """Queued jobs run at once in this process, as under ``make run``."""
-    conf = celery_app.conf
-    before = conf.task_always_eager, conf.task_eager_propagates
-    conf.task_always_eager, conf.task_eager_propagates = True, True
-    yield
-    conf.task_always_eager, conf.task_eager_propagates = before
-
-
-@pytest.fixture
-def unconsumed_queue(settings: Any) -> Any:
-    """Jobs go to a real Redis queue that no worker reads (they stay queued); the queue is
-    deleted afterwards."""
-    queue = f"test-exports-{uuid.uuid4().hex[:10]}"
-    settings.EXPORT_QUEUE = queue
-    yield queue
-    client = redis.Redis.from_url(django_settings.CELERY_BROKER_URL)
-    client.delete(queue, f"_kombu.binding.{queue}")
-
-
-@pytest.fixture
-def hands(table: Any, player: Any) -> dict[str, Any]:
-    """Three players' hands at one table, and three other players' hands at another."""
-    t, users, ids = played_hands(table, player, hands=5, seed=15)
-    _, others, other_ids = played_hands(table, player, hands=2, seed=16)
-    return {"table": t, "users": users, "ids": ids, "others": others, "other_ids": other_ids}
-
-
-def played_by(user: Any) -> list[int]:
-    """The finished hands ``user`` was dealt into, in id order (random play may bust a
-    player, and the first hand is dealt before the last player sits)."""
-    return list(
-        PlayerHandResult.objects.filter(player=user)
-        .order_by("hand_id")
-        .values_list("hand_id", flat=True)
-    )
-
-
-def post(client: Any, body: dict[str, Any], **headers: str) -> Any:
-    return client.post("/api/v1/exports/", body, format="json", **headers)
-
-
-def download(client: Any, job_id: int) -> Any:
-    return client.get(f"/api/v1/exports/{job_id}/download/")
-
-
-def content(response: Any) -> str:
-    return b"".join(response.streaming_content).decode()
+# Every test writes its export files under a directory of its own (conftest.exports_root).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("exports_root")]
 
 
 def stored_files(root: Path) -> list[Path]:

@@ -1,4 +1,3 @@
-# ruff: noqa: F811 - the shared fixtures are imported by name, then requested as arguments
 """Export jobs over REST and in the admin: refusals that write nothing, the idempotency
 key, staff exports (every card, any player, always recorded), the OpenAPI schema."""
 
@@ -14,18 +13,11 @@ from django.core.management import call_command
 from handhistory.exports import FORMATS
 from handhistory.exports.records import STAFF, Viewer, hand_records
 from handhistory.models import ExportJob
-from tests.handhistory.test_export_jobs import (  # noqa: F401 - fixtures
-    content,
-    download,
-    eager,
-    exports_root,
-    hands,
-    played_by,
-    post,
-    unconsumed_queue,
-)
+from tests.support.exports import content, download, post
+from tests.support.handhistory import played_by
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Every test writes its export files under a directory of its own (conftest.exports_root).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("exports_root")]
 
 
 def _refusals(hands: dict[str, Any]) -> list[tuple[dict[str, Any], int, str]]:

@@ -4,123 +4,20 @@ our own replay_phh."""
 from __future__ import annotations
 
 import io
-import random
 import tomllib
-from typing import Any
 
 import pytest
 from pokerkit import HandHistory
 
 from handhistory.exports import FORMATS, phh, write_hands
 from handhistory.exports.records import STAFF, Viewer, hand_records, iter_hand_records
-from handhistory.models import PlayerHandResult
 from ledger.models import Account
-from poker.commands.seating import table_sit
 from poker.engine import phh_cli
-from poker.engine.events import AntePosted, PotAwarded, RakeTaken, UncalledBetReturned
+from poker.engine.events import AntePosted, PotAwarded, UncalledBetReturned
 from poker.models import Hand, Seat
-from tests.support.poker import actor_for, key, play_hands_with_rebuys, play_random_hands
+from tests.support.handhistory import TABLES, assert_pokerkit_replays, played_hands, settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-#: Buy-ins far apart so all-ins make side pots; antes, rake and uncalled bets come with the
-#: table settings and the random play.
-BUY_INS = (2_000, 5_000, 12_000)
-TABLES = {
-    "NT": {"variant": "NT", "ante": 10, "rake_bps": 500, "rake_cap": 150},
-    "FT": {"variant": "FT", "rake_bps": 500, "rake_cap": 100},
-    "PO": {"variant": "PO", "ante": 10, "rake_bps": 300, "rake_cap": 200},
-    "NS": {"variant": "NS", "ante": 50},
-}
-
-
-class Fold:
-    """A chooser that folds (checks when it may): ends the heads-up hand dealt before the
-    third player sat at little cost."""
-
-    def choice(self, options: list[Any]) -> Any:
-        return next(a for a in ("check", "fold") if a in options)
-
-
-class Shove:
-    """A chooser for ``play_random_hands`` that bets or raises everything, else calls:
-    three different stacks all in make a main pot and side pots."""
-
-    def choice(self, options: list[Any]) -> Any:
-        if isinstance(options[0], int):
-            return options[1]  # [min_to, max_to, middle]
-        return next(a for a in ("raise", "bet", "call", "check") if a in options)
-
-
-def played_hands(make_table: Any, make_player: Any, *, hands: int, seed: int | None, **table: Any):
-    """A table after ``hands`` random hands; returns (table, users, finished hand ids)."""
-    t = make_table(**table)
-    users = [make_player() for _ in BUY_INS]
-    for user, buy_in in zip(users, BUY_INS, strict=True):
-        table_sit(table_id=t.pk, player_id=user.pk, buy_in=buy_in, key=key(), actor=actor_for(user))
-    if seed is None:
-        play_random_hands(t, users, 0, Fold())  # counts the hand under way: ends it only
-        play_random_hands(t, users, hands, Shove())
-    else:
-        play_hands_with_rebuys(t, users, BUY_INS, hands, random.Random(seed))
-    ids = list(
-        Hand.objects.filter(table=t, ended_at__isnull=False)
-        .order_by("number")
-        .values_list("pk", flat=True)
-    )
-    return t, users, ids
-
-
-def settled(hand_id: int, record: Any) -> list[int]:
-    """The stacks the hand's settlement wrote, in the record's (engine) order."""
-    final = dict(
-        PlayerHandResult.objects.filter(hand_id=hand_id).values_list("player_id", "final_stack")
-    )
-    return [final[u] for u in record.player_ids]
-
-
-def pokerkit_stacks(text: str) -> list[int]:
-    """The final stacks pokerkit replays the file to (pokerkit's default: no rake)."""
-    return list(list(HandHistory.loads(text))[-1].stacks)
-
-
-def rake_back(record: Any, stacks: list[int]) -> list[int]:
-    """``stacks`` with each pot's rake given back to its winner.
-
-    pokerkit rakes pot by pot from the amount it computes for the pot, and it computes
-    other amounts than the pots that were raked (an uncalled bet counts in a fold-won pot;
-    pots merge once their losers are out), so no rake function can take what the house
-    took: replay without rake and add the rake back to what was settled instead. A split
-    raked pot's share is checked on the pair's total (see the caller).
-    """
-    out = list(stacks)
-    rakes = next((e.amounts for e in record.events if isinstance(e, RakeTaken)), ())
-    for e in record.events:
-        if isinstance(e, PotAwarded) and rakes and len(e.winners) == 1:
-            out[e.winners[0]] += rakes[e.pot]
-    return out
-
-
-def split_raked(record: Any) -> set[int]:
-    rakes = next((e.amounts for e in record.events if isinstance(e, RakeTaken)), ())
-    return {
-        w
-        for e in record.events
-        if isinstance(e, PotAwarded) and rakes and rakes[e.pot] and len(e.winners) > 1
-        for w in e.winners
-    }
-
-
-def assert_pokerkit_replays(text: str, record: Any) -> None:
-    """pokerkit's replay ends on the settled stacks, rake aside (:func:`rake_back`)."""
-    data = tomllib.loads(text)
-    mine = rake_back(record, settled(record.hand_id, record))
-    theirs = pokerkit_stacks(text)
-    split = split_raked(record)
-    assert [v for p, v in enumerate(theirs) if p not in split] == [
-        v for p, v in enumerate(mine) if p not in split
-    ], text
-    assert sum(theirs) == sum(settled(record.hand_id, record)) + data["_rake"], text
 
 
 @pytest.mark.parametrize("variant", sorted(TABLES))

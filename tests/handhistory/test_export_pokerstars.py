@@ -3,36 +3,16 @@ pokerkit's PokerStars parser; FL and PLO against hand-written golden files."""
 
 from __future__ import annotations
 
-import random
 from decimal import Decimal
-from typing import Any
 
 import pytest
 from pokerkit import HandHistory
 
 from handhistory.exports import FORMATS, pokerstars
 from handhistory.exports.records import STAFF, Viewer, hand_records
-from poker.commands.seating import table_sit
-from tests.handhistory.test_export_phh import played_hands, settled
-from tests.support.poker import actor_for, fund, key, play_hands_with_rebuys
+from tests.support.handhistory import played_hands, settled, usd_table_played
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def usd_table_played(make_table: Any, make_user: Any, *, hands: int, seed: int, **table: Any):
-    """A USD no-limit table (cents) after ``hands`` random hands, three players with buy-ins
-    far apart (side pots); busted players rebuy."""
-    from poker.models import Hand
-
-    t = make_table(currency="USD", **table)
-    users = [make_user() for _ in range(3)]
-    buy_ins = (2_000, 5_050, 12_000)
-    for user, buy_in in zip(users, buy_ins, strict=True):
-        fund(user, 100_000, currency="USD")
-        table_sit(table_id=t.pk, player_id=user.pk, buy_in=buy_in, key=key(), actor=actor_for(user))
-    play_hands_with_rebuys(t, users, buy_ins, hands, random.Random(seed))
-    finished = Hand.objects.filter(table=t, ended_at__isnull=False).order_by("number")
-    return t, users, list(finished.values_list("pk", flat=True))
 
 
 def cents(text: str) -> int:

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import io
 import json
-import random
-import re
 import tomllib
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,9 +26,9 @@ import poker.dealer
 from handhistory.exports import FORMATS, phh
 from handhistory.exports.records import STAFF, HandRecord, Viewer, hand_records
 from poker.engine import phh_cli
-from poker.engine.cards import format_card, parse_cards
-from poker.engine.config import HandConfig, RakeConfig
-from poker.engine.deck import FairDeck, FixedDeck
+from poker.engine.cards import format_card
+from poker.engine.config import HandConfig
+from poker.engine.deck import FixedDeck
 from poker.engine.events import (
     BlindPosted,
     CardsShown,
@@ -41,40 +38,22 @@ from poker.engine.events import (
     PlayerFolded,
     PotAwarded,
 )
-from poker.engine.game import act, legal_actions, showdown_auto, start_hand
-from tests.handhistory.test_export_api import export, folded_hand  # noqa: F401 - fixture
-from tests.handhistory.test_export_ohh import assert_rereads_as_played
-from tests.handhistory.test_export_phh import (
+from poker.engine.game import act, start_hand
+from tests.support.exports import export, secrets_of, visible_cards
+from tests.support.handhistory import (
+    BUTTON_BLIND_TABLES,
+    CHOP_DECK,
+    STRADDLED,
     TABLES,
     assert_pokerkit_replays,
+    engine_hands,
     played_hands,
     pokerkit_stacks,
     rake_back,
     settled,
     split_raked,
 )
-
-CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
-
-
-def visible_cards(fmt: str, text: str) -> set[str]:
-    """Every card one hand's export shows, read the way that format's readers read it."""
-    if fmt == "phh":
-        cards: list[str] = []
-        for action in tomllib.loads(text)["actions"]:
-            parts = action.split()
-            dealt = parts[3:] if parts[1] == "dh" else parts[2:]
-            if parts[1] in ("dh", "db", "sm") and dealt:
-                cards += [dealt[0][i : i + 2] for i in range(0, len(dealt[0]), 2)]
-        return {c for c in cards if c != "??"}
-    if fmt == "pokerstars":
-        inside = re.findall(r"\[([^\]]*)\]", text)
-        return {t for group in inside for t in group.split() if CARD.match(t)}
-    if fmt == "ohh":
-        hand = json.loads(text)["ohh"]
-        found = {c for r in hand["rounds"] for c in r.get("cards") or []}
-        return found | {c for r in hand["rounds"] for a in r["actions"] for c in a.get("cards", [])}
-    raise AssertionError(f"no card reader for the {fmt!r} format: add one to this proof")
+from tests.support.ohh import assert_rereads_as_played
 
 
 def hole_cards(record: HandRecord) -> dict[int, set[str]]:
@@ -83,13 +62,6 @@ def hole_cards(record: HandRecord) -> dict[int, set[str]]:
         for e in record.events
         if isinstance(e, HoleCardsDealt)
     }
-
-
-def secrets_of(record: HandRecord) -> set[str]:
-    """The deck secrets of a hand as stored (the seed rebuilds every hole card)."""
-    start = record.started
-    ended = next(e for e in record.events if isinstance(e, HandEnded))
-    return {s for s in (start.server_seed, ended.server_seed) if s}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -124,7 +96,7 @@ def test_a_players_export_never_holds_a_folded_players_cards_nor_the_seed(table,
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_the_hand_api_keeps_a_folded_players_cards_and_the_seed_private_in_every_format(
-    folded_hand,  # noqa: F811 - the fixture imported above
+    folded_hand,
     fmt,
 ):
     hidden = set(folded_hand["cards"])
@@ -139,8 +111,8 @@ def test_the_hand_api_keeps_a_folded_players_cards_and_the_seed_private_in_every
 
 
 # Chopped pots through the table service: every hand deals low hole cards and a Broadway
-# board (no flush possible), so every showdown splits between the players still in.
-CHOP_DECK = parse_cards("2c3d2d3c4c5dAsKdQhJcTs")
+# board (no flush possible), so every showdown splits between the players still in
+# (CHOP_DECK, tests/support/handhistory.py).
 
 
 @pytest.fixture
@@ -189,11 +161,8 @@ def test_chopped_nlhe_pots_in_pokerstars_text_parse_in_pokerkit_to_the_settled_s
 
 
 # A button blind is the third forced bet the tables offer (short deck's usual structure,
-# or a bigger blind on the button); PHH writes it in blinds_or_straddles like a straddle.
-BUTTON_BLIND_TABLES = {
-    "NS": {"variant": "NS", "ante": 50, "button_blind": 100},
-    "NT": {"variant": "NT", "button_blind": 200, "rake_bps": 500, "rake_cap": 150},
-}
+# or a bigger blind on the button); PHH writes it in blinds_or_straddles like a straddle
+# (BUTTON_BLIND_TABLES, tests/support/handhistory.py).
 
 
 @pytest.mark.django_db(transaction=True)
@@ -220,51 +189,8 @@ def test_button_blind_hands_replay_in_pokerkit_and_reread_in_ohh_to_the_settled_
 
 
 # Straddles: the table service offers none, so these hands are played by the engine itself
-# (random legal decisions from a seeded fair deck) and exported from their events.
-STRADDLED = {
-    "NT": {"blinds_or_straddles": (50, 100, 200, 0, 0), "min_bet": 100},
-    "PO": {"blinds_or_straddles": (50, 100, 200, 400, 0), "min_bet": 100},
-    "NS": {"blinds_or_straddles": (50, 100, 200, 0, 0), "antes": (50,) * 5, "min_bet": 100},
-}
-
-
-def engine_hands(variant: str, *, hands: int, seed: int) -> Iterator[HandRecord]:
-    """``hands`` five-handed hands of ``variant`` with straddles, stacks far apart (side
-    pots) and 5% rake, played by random legal decisions as records the exporters read."""
-    rng = random.Random(seed)
-    config = HandConfig(
-        variant=variant,
-        starting_stacks=(3_000, 8_000, 12_000, 20_000, 5_000),
-        rake=RakeConfig(bps=500, cap=300),
-        **STRADDLED[variant],
-    )
-    for k in range(hands):
-        state, events = start_hand(config, FairDeck(rng.randbytes(32)))
-        while not state.is_over:
-            legal = legal_actions(state)
-            if legal is None:
-                state, more = showdown_auto(state)
-            else:
-                action = rng.choice(legal.actions)
-                amount = None
-                if action in ("bet", "raise"):
-                    assert legal.min_to is not None and legal.max_to is not None
-                    amount = rng.choice([legal.min_to, legal.max_to])
-                state, more = act(state, legal.actor, action, amount)
-            events += more
-        yield HandRecord(
-            hand_id=9000 + k,
-            number=k + 1,
-            table_id=1,
-            table_name="Straddles",
-            max_seats=9,
-            currency="CHIPS",
-            seats=(1, 3, 4, 6, 8),
-            player_ids=(21, 22, 23, 24, 25),
-            usernames=("ann", "bob", "cy", "dee", "eve"),
-            started_at=datetime(2026, 11, 24, 12, 0, tzinfo=UTC),
-            events=tuple(events),
-        )
+# (random legal decisions from a seeded fair deck, engine_hands in tests/support/handhistory.py)
+# and exported from their events.
 
 
 def final_stacks(record: HandRecord) -> list[int]:

@@ -11,7 +11,7 @@ from handhistory.models import Event as EventRow
 from poker.engine.errors import InvalidEvent
 from poker.engine.events import event_from_dict
 from poker.models import Hand
-from tests.handhistory.test_export_phh import TABLES, played_hands
+from tests.support.handhistory import TABLES, played_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

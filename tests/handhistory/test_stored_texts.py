@@ -32,12 +32,14 @@ from poker.engine.events import (
     UncalledBetReturned,
 )
 from poker.models import Hand
-from tests.handhistory.test_export_phh import TABLES, Fold, played_hands
-from tests.handhistory.test_export_proofs import (
+from tests.support.handhistory import (
     BUTTON_BLIND_TABLES,
     CHOP_DECK,
     STRADDLED,
+    TABLES,
+    Fold,
     engine_hands,
+    played_hands,
 )
 from tests.support.poker import actor_for, key, play_random_hands
 from tests.support.threads import errors_in_threads

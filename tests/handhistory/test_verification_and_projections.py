@@ -9,7 +9,7 @@ from ledger.audit import ledger_audit
 from ledger.models import Account
 from ledger.services import ledger_transfer
 from poker.models import Hand, Seat
-from tests.handhistory.conftest import raked_table_played
+from tests.support.handhistory import raked_table_played
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

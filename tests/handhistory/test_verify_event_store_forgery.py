@@ -23,7 +23,7 @@ from handhistory.store import event_hash
 from ledger.audit import ledger_audit
 from ledger.models import Transfer
 from poker.models import Hand, Table
-from tests.handhistory.conftest import raked_table_played
+from tests.support.handhistory import raked_table_played
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

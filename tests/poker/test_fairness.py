@@ -26,8 +26,8 @@ from poker.fairness import (
 )
 from poker.models import ClientSeed, Hand, Table, TableUpdate
 from poker.selectors import lobby, table_view
-from tests.handhistory.test_export_phh import TABLES, played_hands
 from tests.support.fairness import fold_current_hand, sit, started
+from tests.support.handhistory import TABLES, played_hands
 from tests.support.poker import force_embedded_store, play_random_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -18,8 +18,8 @@ from poker.engine.events import (
     PotAwarded,
     RakeTaken,
 )
-from tests.handhistory.test_export_phh import TABLES, played_hands, settled
 from tests.poker import conftest as poker_fixtures
+from tests.support.handhistory import TABLES, played_hands, settled
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

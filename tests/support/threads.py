@@ -50,9 +50,21 @@ def concurrently(*calls: Callable[[], Any]) -> list[Any]:
     threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
     for t in threads:
         t.start()
-    for t in threads:
+    for i, t in enumerate(threads):
         t.join(timeout=60)
+        if t.is_alive():  # a hung call fails the caller's assertion instead of passing as None
+            results[i] = TimeoutError(f"call {i} still running after 60 s")
     return results
+
+
+def at_once(count: int, work: Callable[[], Any]) -> list[Any]:
+    """Runs ``work`` in ``count`` threads released together; their results (or exceptions)."""
+    return concurrently(*[work] * count)
+
+
+def race(work: Callable[[], object], workers: int = 2) -> list[BaseException]:
+    """Runs ``work`` in ``workers`` threads released together; returns what they raised."""
+    return [r for r in at_once(workers, work) if isinstance(r, BaseException)]
 
 
 def clone(client: Any) -> Any:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 
 import pytest
-from django.db import connection
 
 from ledger.audit import ledger_audit
 from ledger.models import Transfer
+from tests.support.threads import at_once
 from tests.support.wallet import balances, post
 from wallet.gateways import sign
 
@@ -20,30 +19,9 @@ pytestmark = [
 ]
 
 
-def _race(count, fn):
-    barrier = threading.Barrier(count)
-    results, lock = [], threading.Lock()
-
-    def worker():
-        try:
-            barrier.wait()
-            result = fn()
-        finally:
-            connection.close()
-        with lock:
-            results.append(result)
-
-    threads = [threading.Thread(target=worker) for _ in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
-
-
 def test_the_same_idempotency_key_from_ten_threads_withdraws_once(player):
     before = Transfer.objects.count()
-    responses = _race(
+    responses = at_once(
         10,
         lambda: post(
             player,
@@ -76,7 +54,7 @@ def test_the_same_webhook_from_ten_threads_credits_once(api_client, auth_client,
             "data": {"deposit_id": deposit["id"], "amount": 900, "currency": "EUR"},
         }
     ).encode()
-    responses = _race(
+    responses = at_once(
         10,
         lambda: api_client.generic(
             "POST", "/api/v1/payments/webhooks/test/", body,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from ledger.audit import ledger_audit
+from tests.support.threads import at_once
 from tests.support.wallet import balances, post
-from tests.wallet.test_concurrency import _race
 from wallet.models import Deposit
 from wallet.responsible import deposit_limit_set
 
@@ -21,7 +21,7 @@ pytestmark = [
 def test_ten_deposits_racing_past_a_limit_land_exactly_the_allowed_amount(auth_client, period):
     client = auth_client()
     deposit_limit_set(user=client.user, currency="EUR", period=period, amount=1_000)
-    responses = _race(
+    responses = at_once(
         10, lambda: post(client, "/api/v1/wallet/deposits/", {"amount": 250, "currency": "EUR"})
     )
     codes = sorted(r.status_code for r in responses)
@@ -37,7 +37,7 @@ def test_ten_deposits_racing_past_a_limit_land_exactly_the_allowed_amount(auth_c
 def test_two_deposits_racing_past_a_limit_one_lands(auth_client):
     client = auth_client()
     deposit_limit_set(user=client.user, currency="EUR", period="day", amount=1_000)
-    responses = _race(
+    responses = at_once(
         2, lambda: post(client, "/api/v1/wallet/deposits/", {"amount": 600, "currency": "EUR"})
     )
     assert sorted(r.status_code for r in responses) == [201, 403]

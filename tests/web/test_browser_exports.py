@@ -19,9 +19,9 @@ from handhistory.exports.records import hand_records
 from handhistory.models import ExportJob, PlayerHandResult
 from poker.commands.seating import table_sit
 from poker.selectors import hand_detail
-from tests.handhistory.test_export_proofs import secrets_of, visible_cards
 from tests.poker import conftest as poker_fixtures
 from tests.support.browser import DESKTOP, PASSWORD, TIMEOUT_MS, browser_session
+from tests.support.exports import secrets_of, visible_cards
 from tests.support.poker import actor_for, hole_cards_by_user, key, play_random_hands
 from tests.support.server import Server
 

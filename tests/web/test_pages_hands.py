@@ -15,8 +15,8 @@ from handhistory.models import PlayerHandResult
 from handhistory.readable import readable_hand
 from poker.engine.cards import format_cards
 from poker.engine.events import HoleCardsDealt
-from tests.handhistory.test_export_phh import TABLES, played_hands
 from tests.poker import conftest as poker_fixtures
+from tests.support.handhistory import TABLES, played_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
