@@ -55,6 +55,8 @@ from benchmarks._support import (
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "fraud.json"
 BENCH_DB = "bench_fraud"
+#: Hands per chunk, as `FRAUD_CHUNK_HANDS` deploys it (config/settings.py).
+CHUNK = 10_000
 SPEED_DB = "bench_fraud_speed"
 SPEED_JSON = ROOT / "benchmarks" / "results" / "fraud_speed.json"
 SEED = 16
@@ -166,7 +168,7 @@ def _rate(hands: int, seconds: float) -> float:
 
 
 def speed_bench(hands: int = 100_000, workers: int = WORKERS, db: str | None = None,
-          json_path: Path | str | None = SPEED_JSON, chunk: int = 2_000) -> dict[str, Any]:  # fmt: skip
+          json_path: Path | str | None = SPEED_JSON, chunk: int = CHUNK) -> dict[str, Any]:  # fmt: skip
     """The speed of deriving, counting and scoring on ``hands`` generated stored hands (or
     on the hands of database ``db``, kept)."""
     from benchmarks.bench_exports import _generate
@@ -252,7 +254,7 @@ def _in_process(target: Any, *args: Any) -> Any:
     return result
 
 
-def _speed(env: dict[str, str], workers: int, chunk: int = 2_000) -> dict[str, Any]:
+def _speed(env: dict[str, str], workers: int, chunk: int = CHUNK) -> dict[str, Any]:
     ids = _in_process(_ids_after_reset, env)
     chunks = [ids[i : i + chunk] for i in range(0, len(ids), chunk)]
     one = _in_process(_count, env, chunks)
@@ -346,7 +348,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--db", default=None, help="a database holding a room played before")
     parser.add_argument("--truth", default=None, help="that room's truth file")
     parser.add_argument("--json", default=None)
-    parser.add_argument("--chunk", type=int, default=2_000, help="hands per chunk (--speed)")
+    parser.add_argument("--chunk", type=int, default=CHUNK, help="hands per chunk (--speed)")
     parser.add_argument("--speed", action="store_true",
                         help="speed alone, on generated stored hands (see above)")  # fmt: skip
     args = parser.parse_args(argv)
