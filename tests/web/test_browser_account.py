@@ -131,6 +131,13 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         page.screenshot(path=str(ARTIFACTS / "account-history.png"), full_page=True)
         _collect(page, violations)
 
+        # On a phone every account page fits its width: a wide table scrolls in its box.
+        page.set_viewport_size({"width": 390, "height": 844})
+        for path in ("/account/history/", "/account/wallet/", "/account/limits/"):
+            page.goto(f"{base}{path}")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+        page.set_viewport_size(DESKTOP)
+
         # Seated at a table (and at a euro one), the page reminds the player of each
         # session on the interval, each net in its currency's units (the browser's clock is
         # moved on an hour instead of waiting).
