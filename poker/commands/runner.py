@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from core.broadcast import broadcast_table
@@ -206,13 +206,16 @@ def run_command(
                 return attempt(working=working)
             except (_Overtaken, IntegrityError):
                 pass  # the copy was stale: the command runs again, under the lock
+            except OperationalError as error:
+                if not _deadlocked(error):
+                    raise  # a deadlock rolled the try back whole: it runs again, locked
             except (DomainError, EngineError) as refusal:
                 # Refused on a copy proven current: decided. The warm path never looked
                 # the key up, so a key already used answers as it would under the lock.
                 return _stored_outcome(player_id=player_id, key=key, table_id=table_id,
                                        digest=digest, failure=refusal)  # fmt: skip
     try:
-        return attempt(working=None)
+        return _locked(attempt)
     except (IntegrityError, DomainError, EngineError) as failure:
         # The key was looked up by the statement that waited for the lock, so a duplicate
         # that committed meanwhile was not seen: this one then failed on the key's unique
@@ -220,6 +223,33 @@ def run_command(
         # the answer (the failure was only a symptom of losing the race).
         return _stored_outcome(player_id=player_id, key=key, table_id=table_id,
                                digest=digest, failure=failure)  # fmt: skip
+
+
+#: Tries of a command under the lock when PostgreSQL breaks a deadlock by aborting it.
+DEADLOCK_TRIES = 3
+
+
+def _deadlocked(error: OperationalError) -> bool:
+    """Whether the database aborted this transaction to break a deadlock (SQLSTATE 40P01).
+
+    One command makes several ledger postings in one transaction (a hand's settlement
+    with the house's rake account, then cash-outs to wallets); each posting locks its
+    accounts in id order, but two tables sharing a wallet and the house account can still
+    take them in opposite orders across postings. The loser rolled back whole (and the
+    table's working set is only cached again by a committed command), so it may run again.
+    """
+    return getattr(error.__cause__, "sqlstate", None) == "40P01"
+
+
+def _locked(attempt: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """``attempt`` under the table lock, again when a deadlock aborted it."""
+    for tries in range(1, DEADLOCK_TRIES + 1):
+        try:
+            return attempt(working=None)
+        except OperationalError as error:
+            if not _deadlocked(error) or tries == DEADLOCK_TRIES:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _stored_outcome(*, player_id: int | None, key: str | None, table_id: int, digest: str,

@@ -146,3 +146,52 @@ def test_a_key_used_again_answers_with_the_stored_outcome_without_acting(
                   actor=actor_for(users[pid]))  # fmt: skip
     assert _stores() == before
     assert Table.objects.get(pk=t.pk).version == version
+
+
+def test_an_action_the_database_aborted_to_break_a_deadlock_runs_again_and_acts_once(
+    table, player, monkeypatch
+):
+    """PostgreSQL breaks a deadlock by aborting one transaction (SQLSTATE 40P01): that
+    command rolled back whole, so the runner runs it again (on both paths) and it acts once."""
+    import psycopg.errors
+    from django.db import OperationalError
+
+    t, users = _seat_three(table, player)
+    actor, action, _ = _turn(t)
+    events = Event.objects.count()
+    tries = []
+    real = play.act
+
+    def deadlocked_twice(*args, **kwargs):
+        tries.append(args[1])
+        if len(tries) <= 2:  # the warm try, then the first locked one
+            raise OperationalError("deadlock detected") from psycopg.errors.DeadlockDetected()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(play, "act", deadlocked_twice)
+    table_act(table_id=t.pk, player_id=actor, action=action, key=key(),
+              actor=actor_for(users[actor]))  # fmt: skip
+    assert len(tries) == 3
+    hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)
+    acted = [e for e in Event.objects.filter(stream=hand.stream).order_by("seq")[events:]]
+    assert Event.objects.count() > events
+    assert len({e.seq for e in acted}) == len(acted)
+
+
+def test_an_error_other_than_a_deadlock_is_not_run_again(table, player, monkeypatch):
+    from django.db import OperationalError
+
+    t, users = _seat_three(table, player)
+    actor, action, _ = _turn(t)
+    before, tries = _stores(), []
+
+    def broken(*args, **kwargs):
+        tries.append(args[1])
+        raise OperationalError("server closed the connection")
+
+    monkeypatch.setattr(play, "act", broken)
+    with pytest.raises(OperationalError):
+        table_act(table_id=t.pk, player_id=actor, action=action, key=key(),
+                  actor=actor_for(users[actor]))  # fmt: skip
+    assert len(tries) == 1
+    assert _stores() == before
