@@ -3,7 +3,7 @@ side by side with pokerkit's ``HandHistory.dumps``.
 
 The dataset: ``--hands`` finished hands (default 100,000) at 200 tables of every variant
 (NT, PO, NS, FT), 2 to 9 players, chips and USD, some with antes, a short-deck button
-blind or rake (forced bets in the engine's order, ``poker.dealer.in_engine_order``),
+blind or rake (forced bets in the engine's order, ``poker.engine.config.forced_by_player``),
 played by the pure engine under a random legal policy (folds, showdowns,
 all-ins and side pots) and stored in the shapes the table service stores: ``Hand`` rows,
 the hand streams' ``Event`` rows (``event.to_dict()`` payloads, hash-chained by
@@ -109,8 +109,7 @@ def _table_specs(rng: random.Random) -> list[dict[str, Any]]:
 def _config(spec: dict[str, Any], stacks: tuple[int, ...]) -> Any:
     """The hand's engine config, built as ``poker.dealer.maybe_start_hand`` builds it: what
     each player posts (heads-up the button posts the small blind), in the engine's order."""
-    from poker.dealer import in_engine_order
-    from poker.engine.config import HandConfig, RakeConfig
+    from poker.engine.config import HandConfig, RakeConfig, forced_by_player
 
     n = len(stacks)
     big = spec["big_blind"]
@@ -123,8 +122,8 @@ def _config(spec: dict[str, Any], stacks: tuple[int, ...]) -> Any:
     return HandConfig(
         variant=spec["variant"],
         starting_stacks=stacks,
-        blinds_or_straddles=in_engine_order(posted),
-        antes=in_engine_order([spec["ante"]] * n),
+        blinds_or_straddles=forced_by_player(posted),
+        antes=forced_by_player([spec["ante"]] * n),
         ante_trimming=True,
         min_bet=0 if fixed_limit else big,
         small_bet=big if fixed_limit else 0,

@@ -9,9 +9,9 @@ decisions of the game itself are the engine's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, NamedTuple, cast
+from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
@@ -23,7 +23,7 @@ from ledger.models import Account
 from poker import money, table_events
 from poker.commands.runner import Ctx, table_event, who
 from poker.engine.betting import legal_actions
-from poker.engine.config import HandConfig, RakeConfig
+from poker.engine.config import HandConfig, RakeConfig, forced_by_player
 from poker.engine.deck import FairDeck
 from poker.engine.events import Event as EngineEvent
 from poker.engine.game import act, start_hand
@@ -122,23 +122,11 @@ def _lineup_from(table: Table, candidates: dict[int, Seat]) -> tuple[int, list[S
     return button, [candidates[n] for n in numbers[k + 1 :] + numbers[: k + 1]]
 
 
-class _Posted(NamedTuple):
-    blinds_or_straddles: tuple[int, ...]
-
-
-def in_engine_order(posted: Sequence[int]) -> tuple[int, ...]:
-    """The forced-bet tuple with which the engine has its player ``i`` post ``posted[i]``.
-
-    How a tuple is read is the engine's rule (``HandConfig.forced_blind``: PHH reverses
-    two-player tuples); read through it here, never restated. The reading maps each player
-    to itself or to the other of two, so reading the amounts gives the tuple back."""
-    probe = cast(HandConfig, _Posted(tuple(posted)))
-    return tuple(HandConfig.forced_blind(probe, i) for i in range(len(posted)))
-
-
 def _forced_bets(table: Table, n: int) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
     """(blinds_or_straddles, antes, ante_trimming) for the engine. Player 0 sits left of
-    the button, which is last; heads-up the button posts the small blind."""
+    the button, which is last; heads-up the button posts the small blind. The amounts are
+    built per player, then written in PHH's order by the engine's rule (``forced_by_player``,
+    its own inverse), never restated here."""
     small, big = (0, 1) if n > 2 else (1, 0)
     blinds = [0] * n
     blinds[small], blinds[big] = table.small_blind, table.big_blind
@@ -150,7 +138,7 @@ def _forced_bets(table: Table, n: int) -> tuple[tuple[int, ...], tuple[int, ...]
         antes = [0] * n
         antes[big] = table.ante * n
         trimming = False
-    return in_engine_order(blinds), in_engine_order(antes), trimming
+    return forced_by_player(blinds), forced_by_player(antes), trimming
 
 
 def deal_if_due(ctx: Ctx) -> None:

@@ -8,6 +8,7 @@ blinds is just data. As in PHH, with exactly two players both tuples are read re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from poker.engine.errors import InvalidConfig
@@ -28,6 +29,21 @@ class RakeConfig:
 
 
 NO_RAKE = RakeConfig()
+
+
+def forced_by_player(forced: Sequence[int]) -> tuple[int, ...]:
+    """What each player posts from a PHH forced-bet tuple (antes, blinds or straddles):
+    the one statement of PHH's heads-up rule, read by the engine and written by the tables.
+
+    With exactly two players PHH reads the tuple reversed, so the button (player 1) posts
+    the first entry; with more it is read as it stands. The reading keeps or swaps, so it
+    is its own inverse: applied to the amounts each player should post, it gives the tuple
+    that makes them post it.
+
+    >>> forced_by_player((50, 100)), forced_by_player((50, 100, 0))
+    ((100, 50), (50, 100, 0))
+    """
+    return tuple(forced[::-1]) if len(forced) == 2 else tuple(forced)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,15 +90,6 @@ class HandConfig:
     def game(self) -> Variant:
         """The :class:`Variant` this configuration plays."""
         return get_variant(self.variant)
-
-    def forced_ante(self, player: int) -> int:
-        """The nominal ante of ``player`` (PHH heads-up reversal applied)."""
-        return self.antes[1 - player] if len(self.antes) == 2 else self.antes[player]
-
-    def forced_blind(self, player: int) -> int:
-        """The nominal blind or straddle of ``player`` (PHH heads-up reversal applied)."""
-        blinds = self.blinds_or_straddles
-        return blinds[1 - player] if len(blinds) == 2 else blinds[player]
 
 
 def _is_chips(value: object) -> bool:

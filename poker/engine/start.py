@@ -9,7 +9,7 @@ made here, one ``AntePosted`` or ``BlindPosted`` event each.
 
 from __future__ import annotations
 
-from poker.engine.config import HandConfig, RakeConfig
+from poker.engine.config import HandConfig, RakeConfig, forced_by_player
 from poker.engine.events import HandStarted
 from poker.engine.state import DEALING_HOLE, POSTING, HandState
 
@@ -39,9 +39,8 @@ def forced_bet_plan(config: HandConfig) -> tuple[tuple[str, int, int], ...]:
     second largest, as the uncalled part would be returned anyway.
     """
     stacks = config.starting_stacks
-    nominal_antes, blinds = config.antes, config.blinds_or_straddles
-    if len(stacks) == 2:  # PHH: heads-up forced bets are read reversed
-        nominal_antes, blinds = nominal_antes[::-1], blinds[::-1]
+    nominal_antes = forced_by_player(config.antes)
+    blinds = forced_by_player(config.blinds_or_straddles)
     plan: list[tuple[str, int, int]] = []
     antes = [a if a < s else s for a, s in zip(nominal_antes, stacks, strict=True)]
     if any(antes):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from poker.engine.config import forced_by_player
 from poker.engine.game import (
     DEALING_HOLE,
     AntePosted,
@@ -11,6 +12,7 @@ from poker.engine.game import (
     legal_actions,
     start_hand,
 )
+from poker.engine.start import forced_bet_plan
 from tests.poker.engine.engine_helpers import config, script, started
 
 
@@ -95,3 +97,17 @@ def test_with_ante_trimming_an_ante_nobody_else_posts_is_trimmed_away() -> None:
     state, events = start_hand(config((1000,) * 3, antes=(0, 100, 0)))
     assert not [e for e in events if type(e) is AntePosted]
     assert state.committed == (50, 100, 0)
+
+
+def test_heads_up_forced_bet_tuples_are_read_reversed_and_the_reading_is_its_own_inverse() -> None:
+    assert forced_by_player((50, 100)) == (100, 50)
+    assert forced_by_player((50, 100, 0)) == (50, 100, 0)
+    for posted in [(1, 2), (5, 10, 20), (0, 0), (7,)]:
+        assert forced_by_player(forced_by_player(posted)) == posted
+
+
+def test_the_posting_plan_reads_forced_bets_by_player() -> None:
+    cfg = config((1000, 1000), (50, 100), antes=(5, 7), ante_trimming=False)
+    plan = forced_bet_plan(cfg)
+    # Heads-up, PHH: player 1 (the button) posts the first blind and the first ante.
+    assert plan == (("ante", 0, 7), ("ante", 1, 5), ("blind", 0, 100), ("blind", 1, 50))
