@@ -171,13 +171,19 @@ def _play(table_ids: list[int], seconds: float, seed: int) -> dict[str, Any]:
 
 def _load_costs(env: dict[str, str]) -> dict[str, float]:
     django_setup(env)
-    from poker.hands import hand_state, remember
+    from poker.hands import hand_state
     from poker.models import Hand
+    from poker.published import Published, publish
 
-    hands = list(Hand.objects.order_by("-pk")[:200])
-    for hand in hands:  # take the snapshots, as a command's commit does
+    latest: dict[int, Any] = {}  # a table publishes one hand: its latest
+    for hand in Hand.objects.order_by("-pk")[:2000]:
+        latest.setdefault(hand.table_id, hand)
+    hands = list(latest.values())[:200]
+    for hand in hands:  # publish their states, as a command's commit does
         state, head = hand_state(hand, use_snapshot=False)
-        remember(hand.pk, head[1], state)
+        basis = Published(version=0, public={}, player_ids=(), state=state, hand_id=hand.pk,
+                          head=head)  # fmt: skip
+        publish(hand.table_id, basis)
     timings = {}
     for label, use in (("replay_ms", False), ("snapshot_ms", True)):
         started = time.perf_counter()

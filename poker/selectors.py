@@ -25,7 +25,6 @@ from handhistory.models import HandSummary, PlayerHandResult
 from handhistory.projections import summary_players
 from handhistory.readable import position_labels, readable_hand
 from handhistory.store import stream_events
-from poker import table_io
 from poker.engine.cards import format_cards
 from poker.engine.events import HoleCardsDealt, event_from_dict
 from poker.engine.privacy import cards_on_the_table, may_read_hand, on_the_wire, private_part
@@ -33,6 +32,7 @@ from poker.engine.state import HandState
 from poker.fairness import next_deck_commitment
 from poker.hands import hand_state
 from poker.models import Hand, Seat, Table
+from poker.published import published
 from poker.table_events import read_updates
 
 
@@ -200,9 +200,9 @@ def _view(
 
 def view_at(*, table_id: int, viewer_id: int | None, version: int) -> dict[str, Any] | None:
     """The viewer's view at ``version`` without the database, from what the command that
-    committed that version in THIS process published (``table_io.publish``); None when
+    committed that version in THIS process published (``poker.published``); None when
     this process did not commit it (then read ``table_view``)."""
-    basis = table_io.published(table_id)
+    basis = published(table_id)
     if basis is None or basis.version != version:
         return None
     you = None

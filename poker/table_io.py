@@ -1,29 +1,24 @@
-"""The table path's process memory: the working sets and the published views.
+"""The table path's process memory: the working sets.
 
 The rows themselves move in ``poker.storage`` (one interface, a PostgreSQL and an embedded
 adapter); this module keeps what this process read or wrote of them, so that a table's next
-command does not read them again:
-
-- the working set (``take``): seats with their stake balances, the running hand, its
-  engine state and the stream heads, from this process's cache when the last committed
-  command on the table left it there, else loaded from the database (the store's
-  ``load``). A player action on a table whose working set this process holds may run on
-  ``take_unlocked``'s copy without the lock (the runner's warm strategy);
-- the published views (``publish``/``published``): what readers of a version see.
+command does not read them again: the working set (``take``), seats with their stake
+balances, the running hand, its engine state and the stream heads, from this process's
+cache when the last committed command on the table left it there, else loaded from the
+database (the store's ``load``). A player action on a table whose working set this process
+holds may run on ``take_unlocked``'s copy without the lock (the runner's warm strategy).
+What readers of a version see is ``poker.published``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from core.cache import BoundedCache
-from poker.engine.state import HandState
 from poker.models import Table
 from poker.storage import Working, table_store
 
-__all__ = ["Published", "Working", "keep", "peek", "publish", "published", "take",
-           "take_unlocked"]  # fmt: skip
+__all__ = ["Working", "keep", "peek", "take", "take_unlocked"]
 
 
 #: table id -> the working set its last command committed in this process left. The set's
@@ -78,35 +73,3 @@ def peek(table_id: int) -> Working | None:
     against the database: current only for a caller that is the table's one writer (the
     benchmark's bots). Never use it to decide anything in a command."""
     return _CACHE.get(table_id)
-
-
-@dataclass(frozen=True)
-class Published:
-    """What a committed command left for readers of its version: the public view, and
-    the running hand's players and engine state (immutable), from which any seated
-    viewer's private part is computed (``selectors.view_at``)."""
-
-    version: int
-    public: dict[str, Any]
-    player_ids: tuple[int, ...]
-    state: HandState | None
-
-
-_PUBLISHED: BoundedCache[int, Published] = BoundedCache(_CACHE_LIMIT)
-
-
-def publish(table_id: int, basis: Published) -> None:
-    """Makes ``basis`` what readers of this process see for the table (on commit).
-
-    Always replaces: a reader asks for the version it received, which the command that
-    committed it published first, so an entry overtaken by a later commit is only a miss;
-    and a table that reuses an id (a reset database) replaces the old table's entry with
-    its first command, before any reader can have seen one of its versions.
-    """
-    _PUBLISHED.put(table_id, basis)
-
-
-def published(table_id: int) -> Published | None:
-    """What the last command of the table committed in this process published, if any:
-    the read side's one way into the write path's cache (``selectors.view_at``)."""
-    return _PUBLISHED.get(table_id)

@@ -45,8 +45,8 @@ from poker import table_events, table_io
 from poker.commands import inputs
 from poker.engine.errors import EngineError
 from poker.engine.state import HandState
-from poker.hands import remember
 from poker.models import Hand, Seat, Table, TableCommand
+from poker.published import Published, publish
 from poker.selectors import public_view
 from poker.storage import Record, table_store
 
@@ -334,17 +334,18 @@ def _execute(
                                        seats=list(ctx.changed_seats.values()), record=record,
                                        update=update):  # fmt: skip
                 raise _Overtaken
-            basis = table_io.Published(
+            running = after.hand if after.state is not None else None
+            basis = Published(
                 version=table.version, public=update["public"], state=after.state,
                 player_ids=tuple(after.hand.player_ids) if after.hand else (),
+                hand_id=running.pk if running else None,
+                head=after.heads.get(running.stream) if running else None,
             )  # fmt: skip
             # Readers of this process see the version before its broadcast arrives. (An
             # unlocked command's write committed by itself: these run at once.)
-            transaction.on_commit(lambda: table_io.publish(table.pk, basis))
+            transaction.on_commit(lambda: publish(table.pk, basis))
             broadcast_table(table.pk, update)
     table_io.keep(after)
-    if after.hand is not None and after.state is not None:
-        remember(after.hand.pk, after.heads[after.hand.stream][1], after.state)
     return result
 
 

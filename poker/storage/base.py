@@ -10,7 +10,8 @@ One interface, two adapters, chosen once by the database (``poker.storage.table_
 What every adapter guarantees is stated here, method by method, and proven by one
 contract suite run against both (``tests/poker/test_table_store.py``): on PostgreSQL, and
 the embedded adapter on SQLite too. The process's caches of what was read or written
-(the working sets, the published views) are not storage: they live in ``poker.table_io``.
+(the working sets, the published views) are not storage: they live in ``poker.table_io``
+and ``poker.published``.
 """
 
 from __future__ import annotations

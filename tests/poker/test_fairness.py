@@ -25,6 +25,7 @@ from poker.fairness import (
     hand_fairness,
 )
 from poker.models import ClientSeed, Hand, Table, TableUpdate
+from poker.published import published
 from poker.selectors import lobby, table_view
 from tests.support.fairness import fold_current_hand, sit, started
 from tests.support.handhistory import TABLES, played_hands
@@ -46,7 +47,7 @@ def test_the_commitment_published_before_a_hand_is_that_hands_deck_commitment(ta
     following = table_view(table_id=t.pk, viewer_id=users[0].pk)["next_deck_commitment"]
     assert following != before
     # The WebSocket sends what the command published: the same commitment.
-    assert table_io.published(t.pk).public["next_deck_commitment"] == following
+    assert published(t.pk).public["next_deck_commitment"] == following
     fold_current_hand(t)
     second = Table.objects.get(pk=t.pk).current_hand_id
     assert second != first
@@ -154,7 +155,7 @@ def test_the_next_seed_and_the_running_hands_seed_appear_in_no_view_or_update(
         table_view(table_id=t.pk, viewer_id=None),
         *(table_view(table_id=t.pk, viewer_id=u.pk) for u in users),
         lobby(),
-        table_io.published(t.pk).public,  # what the WebSocket sends
+        published(t.pk).public,  # what the WebSocket sends
         *TableUpdate.objects.filter(table=t).values_list("payload", flat=True),
         client.get(f"/api/v1/tables/{t.pk}/").json(),
         client.get(f"/api/v1/tables/{t.pk}/state/").json(),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import NotFound
-from poker import selectors, table_io
+from poker import published, selectors
 from poker.commands.play import table_act
 from poker.commands.seating import table_sit
 from poker.models import Table
@@ -60,7 +60,7 @@ def test_the_published_view_is_the_database_view_of_that_version_only(table, pla
             selectors.table_view(table_id=t.pk, viewer_id=viewer)
         )
     assert selectors.view_at(table_id=t.pk, viewer_id=a.pk, version=t.version - 1) is None
-    table_io._PUBLISHED.clear()  # as in a process that did not commit the version
+    published._PUBLISHED.clear()  # as in a process that did not commit the version
     assert selectors.view_at(table_id=t.pk, viewer_id=a.pk, version=t.version) is None
 
 
