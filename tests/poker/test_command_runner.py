@@ -195,3 +195,56 @@ def test_an_error_other_than_a_deadlock_is_not_run_again(table, player, monkeypa
                   actor=actor_for(users[actor]))  # fmt: skip
     assert len(tries) == 1
     assert _stores() == before
+
+
+@pytest.mark.parametrize("path", ["warm", "locked"])
+def test_two_tables_locking_the_same_accounts_in_opposite_orders_both_act_once(
+    table, player, monkeypatch, path
+):
+    """A real PostgreSQL deadlock: two tables' actions, each inside its transaction, lock
+    two shared ledger accounts in opposite orders (as a settlement taking the house's
+    account and then a cash-out to a wallet the other table is buying in from would).
+    PostgreSQL aborts one; the runner runs it again (from a warm copy: under the lock;
+    under the lock: under it again), and each action happens once."""
+    import threading
+
+    from django.db import connection
+
+    from ledger.models import Account
+    from tests.support.threads import concurrently
+
+    first, second = [_seat_three(table, player) for _ in range(2)]
+    shared = sorted(Account.objects.filter(kind="player_cash").values_list("pk", flat=True))[:2]
+    order = {first[0].pk: shared, second[0].pk: shared[::-1]}
+    both_hold_one = threading.Barrier(2, timeout=20)
+    running = threading.local()
+    tries: list[int] = []
+    real = play.act
+
+    def locking_in_order(*args, **kwargs):
+        tries.append(running.table)
+        a, b = order[running.table]
+        with connection.cursor() as cursor:  # (an unlocked try takes the table lock first)
+            cursor.execute("SELECT id FROM ledger_account WHERE id = %s FOR UPDATE", [a])
+            if tries.count(running.table) == 1:
+                both_hold_one.wait()
+            cursor.execute("SELECT id FROM ledger_account WHERE id = %s FOR UPDATE", [b])
+        return real(*args, **kwargs)
+
+    def act_at(t, users):
+        running.table = t.pk
+        pid, action, _ = _turn(t)
+        if path == "locked":
+            table_io._CACHE.pop(t.pk)  # no warm copy: the command starts under the lock
+        return table_act(table_id=t.pk, player_id=pid, action=action, key=key(),
+                         actor=actor_for(users[pid]))  # fmt: skip
+
+    before = Event.objects.order_by("-position").values_list("position", flat=True).first()
+    monkeypatch.setattr(play, "act", locking_in_order)
+    results = concurrently(*[lambda t=t, u=u: act_at(t, u) for t, u in (first, second)])
+    assert all(isinstance(r, dict) for r in results), results
+    assert len(tries) == 3, tries  # one of the two ran again
+    for t, _ in (first, second):
+        hand = Hand.objects.get(pk=Table.objects.get(pk=t.pk).current_hand_id)
+        acted = Event.objects.filter(stream=hand.stream, position__gt=before)
+        assert acted.filter(type__in=["PlayerCalled", "PlayerChecked"]).count() == 1
