@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from core.idempotency import TABLE_KEY_LENGTH
 from poker.engine.deck import new_server_seed
 
 
@@ -195,7 +196,7 @@ class TableCommand(models.Model):
     # Indexed by the (player, key) constraint: a second index would only cost writes.
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                related_name="+", db_index=False)  # fmt: skip
-    key = models.CharField(max_length=128)
+    key = models.CharField(max_length=TABLE_KEY_LENGTH)
     command = models.CharField(max_length=16)
     request_hash = models.CharField(max_length=64)
     result = models.JSONField()
