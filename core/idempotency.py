@@ -1,11 +1,29 @@
-"""``Idempotency-Key`` for POST endpoints: a retried request gets the original response.
+"""Client idempotency keys: the one rule for what a key is (:func:`check_key`), and the
+``Idempotency-Key`` handling of REST POST endpoints (a retried request gets the original
+response).
+
+**What a key is**, on every surface (this module's REST records, the table API's header,
+the WebSocket frames' ``key``, the table commands called in-process): a string with a
+character that is not whitespace, taken as sent, at most as long as the column of the
+store that keeps it. Two stores, two sizes, each stated here once and used by its column:
+``REST_KEY_LENGTH`` (255, ``wallet.IdempotencyRecord.key``) and ``TABLE_KEY_LENGTH``
+(128, ``poker.TableCommand.key``). A longer key would not fit where it is kept; a limit
+below the column would refuse keys stored before. Missing or blank is
+``idempotency_key_required``; not a string or too long is ``invalid_idempotency_key``
+(``extra.max``: the limit), except where clients already saw another code for it: the
+REST records' ``idempotency_key_too_long`` and the in-process table commands'
+``invalid_key`` (the WebSocket protocol says ``invalid`` with ``field: key``, as for any
+field). No surface normalises a key: REST strips the header's surrounding whitespace (as
+HTTP servers do), the table API does not, and neither may change, since keys derive the
+ids of money transfers (a retry that derived a new id would move money twice).
 
 Usage on a DRF view method::
 
     @idempotent
     def post(self, request): ...
 
-* the header is required (400 ``idempotency_key_required``; at most 255 characters);
+* the header is required (400 ``idempotency_key_required``; at most ``REST_KEY_LENGTH``
+  characters, else 400 ``idempotency_key_too_long``);
 * records are kept per (user, method + path, key) with a hash of the parsed JSON body and
   the response (status + body); the same key with the same body replays the stored
   response with the header ``Idempotent-Replayed: true``; with another body it is a 409
@@ -41,7 +59,9 @@ from core.ids import derived_uuid
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
-MAX_KEY_LENGTH = 255
+#: The longest key each store keeps: the size of its ``key`` column.
+REST_KEY_LENGTH = 255
+TABLE_KEY_LENGTH = 128
 RECORD_MODEL = "wallet.IdempotencyRecord"
 
 
@@ -49,20 +69,35 @@ class IdempotencyKeyRequired(InvalidRequest):
     default_code = "idempotency_key_required"
 
 
+class InvalidIdempotencyKey(InvalidRequest):
+    default_code = "invalid_idempotency_key"
+
+
 class IdempotencyKeyReused(Conflict):
     default_code = "idempotency_key_reused"
 
 
-def _key(request: Request) -> str:
-    key = request.headers.get(HEADER, "").strip()
-    if not key:
-        raise IdempotencyKeyRequired(f"The {HEADER} header is required on this endpoint.")
-    if len(key) > MAX_KEY_LENGTH:
-        raise InvalidRequest(
-            f"The {HEADER} header is at most {MAX_KEY_LENGTH} characters.",
-            code="idempotency_key_too_long",
+def check_key(value: object, *, limit: int, code: str | None = None) -> str:
+    """``value`` if it is a client key (see the module docstring) that fits a store of
+    ``limit`` characters, else ``IdempotencyKeyRequired`` (missing or blank) or
+    ``InvalidIdempotencyKey`` (``code`` where a surface keeps an older code for it)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise IdempotencyKeyRequired(f"An idempotency key is required (1-{limit} characters).")
+    if not isinstance(value, str) or len(value) > limit:
+        raise InvalidIdempotencyKey(
+            f"An idempotency key is a string of 1-{limit} characters, not blank.",
+            code=code,
+            max=limit,
         )
-    return key
+    return value
+
+
+def _key(request: Request) -> str:
+    return check_key(
+        request.headers.get(HEADER, "").strip(),
+        limit=REST_KEY_LENGTH,
+        code="idempotency_key_too_long",
+    )
 
 
 def _endpoint(request: Request) -> str:

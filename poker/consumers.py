@@ -37,7 +37,7 @@ from core.ws_auth import _user_for_token
 from handhistory.store import Actor
 from poker import selectors
 from poker.commands import chat, play, seating
-from poker.ws_protocol import MAX_KEY_LENGTH, Frame, ProtocolError, error_frame, parse_frame
+from poker.ws_protocol import MAX_DEVICE_ID_LENGTH, Frame, ProtocolError, error_frame, parse_frame
 from poker.ws_updates import Due, Watcher, received
 
 logger = logging.getLogger(__name__)
@@ -146,7 +146,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             for name, raw in self.scope.get("headers", []):
                 if name == b"x-device-id":
                     value = raw.decode("latin-1").strip()
-        return value if len(value) <= MAX_KEY_LENGTH else None
+        return value if len(value) <= MAX_DEVICE_ID_LENGTH else None
 
     def _actor(self, device: str) -> Actor:
         address: str | None = None

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from core.idempotency import TABLE_KEY_LENGTH
 from poker.engine.deck import new_server_seed
 
 
@@ -66,8 +67,6 @@ class Table(models.Model):
     #: the hand that uses it draws the next one in the same transaction (docs/provably-fair.md).
     #: Never serialized: only its SHA-256 leaves the server before the hand is over.
     next_server_seed = models.CharField(max_length=64, default=new_server_seed_hex, editable=False)
-    #: The creator's idempotency key (``<user id>:<key>``): creating twice gives one table.
-    creation_key = models.CharField(max_length=160, null=True, blank=True, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -188,14 +187,18 @@ class Hand(models.Model):
 
 
 class TableCommand(models.Model):
-    """Idempotency of table commands: one row per (player, client key), holding the
-    outcome, written in the same transaction as the command's effects."""
+    """The exactly-once outcomes of commands: one row per (player, client key), holding the
+    outcome, written in the same transaction as the command's effects; its unique index
+    decides a race of one key with itself. One namespace per player for every table
+    command and table creation (``command`` "create", whose outcome names the table it
+    created); ``player`` is null for a creation by the system (``manage.py create_table``),
+    whose keys are unique among themselves."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
     # Indexed by the (player, key) constraint: a second index would only cost writes.
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
                                related_name="+", db_index=False)  # fmt: skip
-    key = models.CharField(max_length=128)
+    key = models.CharField(max_length=TABLE_KEY_LENGTH)
     command = models.CharField(max_length=16)
     request_hash = models.CharField(max_length=64)
     result = models.JSONField()
@@ -204,6 +207,9 @@ class TableCommand(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["player", "key"], name="table_command_key_unique"),
+            models.UniqueConstraint(
+                fields=["key"], condition=Q(player=None), name="table_command_system_key_unique"
+            ),
         ]
 
     def __str__(self) -> str:

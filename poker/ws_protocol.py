@@ -20,10 +20,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from core.errors import InvalidRequest
+from core.idempotency import TABLE_KEY_LENGTH, check_key
+
 #: Frames larger than this (in UTF-8 bytes) are refused unread.
 MAX_FRAME_BYTES = 4096
-#: Client keys (idempotency keys) are 1..128 characters, as over REST.
-MAX_KEY_LENGTH = 128
+#: Device ids (``device`` query parameter, ``X-Device-Id``) are at most this long, as over REST.
+MAX_DEVICE_ID_LENGTH = 128
 #: Tokens are 40 hex characters; anything much longer is not a token.
 MAX_TOKEN_LENGTH = 256
 
@@ -145,11 +148,10 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None = None) -> Frame
             f"A {kind!r} frame needs the field {missing[0]!r}.", key=key, field=missing[0]
         )
     if "key" in data:
-        raw = data["key"]
-        if not isinstance(raw, str) or not raw or len(raw) > MAX_KEY_LENGTH:
-            raise ProtocolError(
-                f"key must be a string of 1..{MAX_KEY_LENGTH} characters.", field="key"
-            )
+        try:
+            check_key(data["key"], limit=TABLE_KEY_LENGTH)
+        except InvalidRequest as error:
+            raise ProtocolError(f"key: {error.message}", field="key") from None
     values: dict[str, Any] = {"type": kind, "key": key}
     if kind == "act":
         values["action"] = _string(data, "action", key, max_length=16)
@@ -179,10 +181,11 @@ def _reject_constant(name: str) -> Any:
 
 
 def _key_of(data: dict[str, Any]) -> str | None:
-    key = data.get("key")
-    if isinstance(key, str) and 0 < len(key) <= MAX_KEY_LENGTH:
-        return key
-    return None
+    """The frame's key when it is one (the one key rule: ``core.idempotency.check_key``)."""
+    try:
+        return check_key(data.get("key"), limit=TABLE_KEY_LENGTH)
+    except InvalidRequest:
+        return None
 
 
 def _string(data: dict[str, Any], name: str, key: str | None, *, max_length: int = 0) -> str:

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from backoffice.roles import staff_has, staff_permission
 from core.errors import InvalidRequest, NotFound
-from core.idempotency import MAX_KEY_LENGTH, idempotency_uuid, idempotent
+from core.idempotency import REST_KEY_LENGTH, idempotency_uuid, idempotent
 from core.openapi import error_response, non_blank_header
 from ledger.models import Transfer
 from wallet import selectors, services
@@ -28,7 +28,7 @@ from wallet.models import Deposit, Withdrawal
 
 IDEMPOTENCY_PARAMETER = non_blank_header(
     "Idempotency-Key",
-    max_length=MAX_KEY_LENGTH,
+    max_length=REST_KEY_LENGTH,
     description="Client-chosen key (1-255 characters, not blank). Same key + same body "
     "replays the response.",
 )

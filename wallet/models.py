@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from core.idempotency import REST_KEY_LENGTH
+
 
 class Deposit(models.Model):
     class Status(models.TextChoices):
@@ -152,7 +154,7 @@ class IdempotencyRecord(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     endpoint = models.CharField(max_length=255)
-    key = models.CharField(max_length=255)
+    key = models.CharField(max_length=REST_KEY_LENGTH)
     request_hash = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
     response_body = models.JSONField()

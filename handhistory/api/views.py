@@ -16,8 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.errors import InvalidRequest
-from core.idempotency import MAX_KEY_LENGTH, REPLAYED_HEADER, request_hash
+from core.idempotency import REPLAYED_HEADER, REST_KEY_LENGTH, check_key, request_hash
 from core.openapi import error_response
 from handhistory import selectors, services
 from handhistory.api import serializers as s
@@ -26,7 +25,7 @@ from handhistory.models import ExportJob
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    {"type": "string", "maxLength": MAX_KEY_LENGTH},
+    {"type": "string", "maxLength": REST_KEY_LENGTH},
     OpenApiParameter.HEADER,
     required=False,
     description="Optional client key (at most 255 characters): the same key with the same "
@@ -97,13 +96,9 @@ def _user_id(request: Request) -> int:
 
 
 def _idempotency_key(request: Request) -> str:
+    """The optional key ("" when none): the one key rule otherwise (core.idempotency)."""
     key = request.headers.get("Idempotency-Key", "").strip()
-    if len(key) > MAX_KEY_LENGTH:
-        raise InvalidRequest(
-            f"The Idempotency-Key header is at most {MAX_KEY_LENGTH} characters.",
-            code="idempotency_key_too_long",
-        )
-    return key
+    return check_key(key, limit=REST_KEY_LENGTH, code="idempotency_key_too_long") if key else ""
 
 
 class ExportsView(GenericAPIView):  # type: ignore[type-arg]

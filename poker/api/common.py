@@ -21,6 +21,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 
 from core.errors import InvalidRequest
+from core.idempotency import TABLE_KEY_LENGTH, check_key
 from core.openapi import error_response, non_blank_header
 from handhistory.store import Actor
 
@@ -28,8 +29,9 @@ MAX_HEADER = 128
 
 IDEMPOTENCY_KEY = non_blank_header(
     "Idempotency-Key",
-    max_length=MAX_HEADER,
-    description="The client's key for this command (1-128 characters, not blank). The same "
+    max_length=TABLE_KEY_LENGTH,
+    description=f"The client's key for this command (1-{TABLE_KEY_LENGTH} characters, not "
+    "blank). The same "
     "command with the same key has one effect; the repeat returns the first outcome.",
 )
 DEVICE_ID = OpenApiParameter(
@@ -62,14 +64,9 @@ def _header(request: Request, name: str) -> str | None:
 
 
 def idempotency_key(request: Request) -> str:
-    """The required ``Idempotency-Key`` header (400 when missing, empty or too long)."""
-    key = _header(request, "Idempotency-Key")
-    if not key or not key.strip():
-        raise InvalidRequest(
-            "Every POST needs an Idempotency-Key header (1-128 characters).",
-            code="idempotency_key_required",
-        )
-    return key
+    """The required ``Idempotency-Key`` header, as sent: the one key rule
+    (``core.idempotency.check_key``) with the table commands' store's limit."""
+    return check_key(request.headers.get("Idempotency-Key"), limit=TABLE_KEY_LENGTH)
 
 
 def user_id(request: Request) -> int:

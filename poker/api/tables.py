@@ -76,9 +76,9 @@ class TableListView(APIView):
     )
     def post(self, request: Request) -> Response:
         """Creates a table from strictly validated stakes (the service checks they make sense)."""
-        key = f"{user_id(request)}:{idempotency_key(request)}"
+        key = idempotency_key(request)
         data = valid(s.TableCreateSerializer, request.data)
-        table = seating.table_create(**data, key=key)
+        table = seating.table_create(**data, key=key, player_id=user_id(request))
         return Response(selectors.table_public(table), status=status.HTTP_201_CREATED)
 
 

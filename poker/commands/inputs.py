@@ -7,24 +7,20 @@ command's."""
 from __future__ import annotations
 
 from core.errors import InvalidRequest
+from core.idempotency import TABLE_KEY_LENGTH, check_key
 from ledger.posting import check_amount
 from poker.engine.betting import ACTIONS
 from poker.models import Variant
 
-#: The longest client key a table command keeps (``TableCommand.key``).
-KEY_MAX_LENGTH = 128
 CHAT_MAX_LENGTH = 200
 
 
 def client_key(*, player_id: int | None, key: object) -> None:
-    """A player's command needs their idempotency key; the system's commands have none."""
-    if player_id is not None and not key:
-        raise InvalidRequest("Every table command needs a client key.", code="key_required")
-    if key is not None and (not isinstance(key, str) or len(key) > KEY_MAX_LENGTH):
-        raise InvalidRequest(
-            f"The client key must be a string of 1-{KEY_MAX_LENGTH} characters.",
-            code="invalid_key",
-        )
+    """A player's command needs their idempotency key (the one key rule,
+    ``core.idempotency.check_key``, kept in ``TableCommand``); the system's commands have
+    none."""
+    if player_id is not None or key is not None:
+        check_key(key, limit=TABLE_KEY_LENGTH, code="invalid_key")
 
 
 def act_request(*, action: object, amount: object, version: object) -> None:

@@ -13,7 +13,15 @@ from handhistory.store import SYSTEM, Actor
 from ledger.posting import check_amount
 from poker import money, table_events
 from poker.commands import inputs
-from poker.commands.runner import Ctx, KeyReused, TableError, run_command, table_event, who
+from poker.commands.runner import (
+    Ctx,
+    KeyReused,
+    TableError,
+    request_hash,
+    run_command,
+    table_event,
+    who,
+)
 from poker.dealer import (
     cash_out,
     dealing,
@@ -22,7 +30,7 @@ from poker.dealer import (
     progress,
     seat_of,
 )
-from poker.models import Seat, Table
+from poker.models import Seat, Table, TableCommand
 from wallet.models import Restriction
 from wallet.restrictions import restriction_barred_from_tables, restriction_check
 
@@ -32,11 +40,14 @@ log = logging.getLogger(__name__)
 def table_create(*, name: str, variant: str, small_blind: int, big_blind: int, min_buy_in: int,
                  max_buy_in: int, max_seats: int = 6, ante: int = 0, currency: str = "CHIPS",
                  rake_bps: int = 0, rake_cap: int = 0, action_seconds: int = 30,
-                 big_blind_ante: bool = False, button_blind: int = 0,
-                 key: str | None = None) -> Table:  # fmt: skip
+                 big_blind_ante: bool = False, button_blind: int = 0, key: str | None = None,
+                 player_id: int | None = None) -> Table:  # fmt: skip
     """Creates a table after checking its stakes make sense. With a ``key`` (the creator's
-    idempotency key), the same key again returns the same table; with other settings it
+    idempotency key; ``player_id`` None: the system's), creation is a recorded command
+    (``TableCommand`` "create", in the creator's one namespace of keys): the same key
+    again returns the same table; with other settings, or a key another command used, it
     is refused (``idempotency_key_reused``)."""
+    inputs.client_key(player_id=player_id, key=key)
     inputs.table_settings(variant=variant, small_blind=small_blind, big_blind=big_blind,
                           min_buy_in=min_buy_in, max_buy_in=max_buy_in, max_seats=max_seats,
                           ante=ante, rake_bps=rake_bps, rake_cap=rake_cap,
@@ -47,16 +58,37 @@ def table_create(*, name: str, variant: str, small_blind: int, big_blind: int, m
         rake_bps=rake_bps, rake_cap=rake_cap, action_seconds=action_seconds,
         big_blind_ante=big_blind_ante, button_blind=button_blind,
     )  # fmt: skip
+    if key is None:
+        with transaction.atomic(durable=True):
+            return Table.objects.create(**fields)
+    digest = request_hash("create", fields)
+    created = _created(player_id=player_id, key=key, digest=digest)
+    if created is not None:
+        return created
     try:
         with transaction.atomic(durable=True):
-            return Table.objects.create(**fields, creation_key=key)
+            table = Table.objects.create(**fields)
+            TableCommand.objects.create(table=table, player_id=player_id, key=key, command="create",
+                                        request_hash=digest, result={"table": table.pk})  # fmt: skip
+            return table
     except IntegrityError:
-        existing = Table.objects.filter(creation_key=key).first() if key else None
-        if existing is None:
+        # Only the command record's unique index can refuse a new table's row: the same
+        # key committed meanwhile, and its table is the answer.
+        created = _created(player_id=player_id, key=key, digest=digest)
+        if created is None:
             raise
-        if any(getattr(existing, field) != value for field, value in fields.items()):
-            raise KeyReused(f"Key {key!r} already created a different table.", key=key) from None
-        return existing
+        return created
+
+
+def _created(*, player_id: int | None, key: str, digest: str) -> Table | None:
+    """The table a creation stored under ``key`` created (None when there is none); the
+    409 when the key was used for other settings or another command."""
+    stored = TableCommand.objects.filter(player_id=player_id, key=key).first()
+    if stored is None:
+        return None
+    if stored.command != "create" or stored.request_hash != digest:
+        raise KeyReused.of(key)
+    return Table.objects.get(pk=stored.result["table"])
 
 
 def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = None, key: str,

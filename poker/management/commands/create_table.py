@@ -1,7 +1,8 @@
 """Creates a table from the command line (a production database's first tables), once.
 
 Thin over the ``table_create`` service (same checks as the admin and the API). The
-table's name is its creation key: run again, the command finds the table it made and
+table's name makes its creation key (a system key: a ``TableCommand`` without a player):
+run again, the command finds the table it made and
 changes nothing, so it is safe in a deployment script.
 """
 
@@ -13,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import DomainError
 from poker.commands.seating import table_create
-from poker.models import Table
+from poker.models import TableCommand
 
 
 class Command(BaseCommand):
@@ -35,7 +36,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **o: Any) -> None:
         key = f"manage.py create_table {o['name']}"
-        existed = Table.objects.filter(creation_key=key).exists()
+        existed = TableCommand.objects.filter(player=None, key=key).exists()
         try:
             table = table_create(
                 name=o["name"], variant=o["variant"], small_blind=o["small_blind"],
