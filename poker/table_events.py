@@ -259,6 +259,16 @@ def read_table_event(
     return {"type": type_, **data}
 
 
+def table_event_problem(type_: str, version: int, payload: Mapping[str, Any]) -> str | None:
+    """Why a stored table event cannot be read (None: it can): the table stream's reader
+    for the event store's check (``handhistory.verification.stream_reader_register``)."""
+    try:
+        read_table_event(type_, version, payload, usernames={})
+    except UnreadableEvent as exc:
+        return str(exc)
+    return None
+
+
 def _usernames(user_ids: Iterable[int]) -> dict[int, str]:
     from django.contrib.auth import get_user_model
 

@@ -35,7 +35,6 @@ ALLOWED = {
     ("handhistory.selectors", "poker.models"),
     ("handhistory.services", "poker.models"),
     ("handhistory.verification", "poker.models"),
-    ("handhistory.verification", "poker.table_events"),
 }
 
 
