@@ -16,12 +16,11 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from handhistory.store import GENESIS, verify_chain
 from ledger.models import AccountKind, Transfer
 from poker.engine.events import event_from_dict
 from poker.engine.transitions import replay
-from poker.models import Hand
 from wallet.services import house_account
 from wallet.tables import seat_ref, settlement_legs
 

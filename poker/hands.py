@@ -7,11 +7,11 @@ so a rolled-back or foreign write can never be served stale; a miss costs one re
 from __future__ import annotations
 
 from core.cache import BoundedCache
+from handhistory.models import Hand
 from handhistory.store import stream_events, stream_head
 from poker.engine.events import event_from_dict
 from poker.engine.state import HandState
 from poker.engine.transitions import replay
-from poker.models import Hand
 
 #: hand id -> (stream head hash, state). Several threads of one process remember hands
 #: (the ASGI thread pool, bot threads): the cache's lock keeps their evictions apart.

@@ -285,7 +285,7 @@ def read_updates(updates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     old = [u for u in updates if u.get("schema") != VERSION]
     if not old:
         return updates
-    from poker.models import Hand
+    from handhistory.models import Hand
 
     user_ids = [
         g["event"].get("player")
@@ -327,7 +327,7 @@ def read_act_result(result: dict[str, Any]) -> dict[str, Any]:
     if not any("player" in e for e in events):
         return result
     hand = result.get("hand")
-    from poker.models import Hand
+    from handhistory.models import Hand
 
     rows = Hand.objects.filter(pk=hand) if isinstance(hand, int) else Hand.objects.none()
     seats = rows.values_list("seat_numbers", flat=True).first() or []
