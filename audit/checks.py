@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.db.models import Max, QuerySet, Sum
 from django.utils import timezone
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from handhistory.store import GENESIS
 from handhistory.verification import (
     streams_of,
@@ -33,7 +33,7 @@ from ledger.audit import ledger_audit
 from ledger.models import Account, AccountKind
 from poker import money
 from poker.hands import hand_state
-from poker.models import Hand, Seat, Table
+from poker.models import Seat, Table
 from poker.table_events import UnreadableEvent, read_table_event
 
 #: An event's position is drawn when it is inserted, but it is visible only once its

@@ -53,7 +53,7 @@ ROLES = ("support", "finance", "risk", "admin")
 
 #: What each read of the back office needs (the staff pages and reports).
 REPORTS_PERMISSION = "backoffice.view_staffaction"
-HAND_FULL_PERMISSION = "poker.view_hand"
+HAND_FULL_PERMISSION = "handhistory.view_hand"
 
 
 def role_codenames(role: str, available: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:

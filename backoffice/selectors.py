@@ -13,9 +13,10 @@ from django.utils import timezone
 
 from audit.models import AuditRun
 from fraud.models import Case
+from handhistory.models import Hand
 from ledger.models import AccountKind, Transfer
 from poker.hands import hand_state
-from poker.models import Hand, Seat, Table, Variant
+from poker.models import Seat, Table, Variant
 from wallet.models import Deposit, Withdrawal
 
 #: How far back the dashboard's charts look.

@@ -382,7 +382,7 @@ def _rss_kb() -> int:
 
 def _selection(viewer: str, hero: int, last_hand: int) -> Any:
     """The export job's selection: the hero's hands (through their results) or any hands."""
-    from poker.models import Hand
+    from handhistory.models import Hand
 
     hands = Hand.objects.filter(pk__lte=last_hand)
     return hands.filter(results__player_id=hero) if viewer == "player" else hands

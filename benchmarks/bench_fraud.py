@@ -79,7 +79,7 @@ def _reset(env: dict[str, str]) -> list[int]:
     from django.db import transaction
 
     from fraud.models import IngestedHand, PairEvidence, PairStat
-    from poker.models import Hand
+    from handhistory.models import Hand
 
     with transaction.atomic():
         PairEvidence.objects.all().delete()

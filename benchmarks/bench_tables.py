@@ -105,12 +105,13 @@ def _play(table_ids: list[int], seconds: float, seed: int) -> dict[str, Any]:
     """A bot thread: acts at each of its tables in turn, with random legal actions."""
     from django.db import connection
 
+    from handhistory.models import Hand
     from handhistory.store import Actor
     from poker import table_io
     from poker.commands.play import table_act
     from poker.engine.betting import legal_actions
     from poker.hands import hand_state
-    from poker.models import Hand, Table
+    from poker.models import Table
 
     rng = random.Random(seed)
     latencies: list[float] = []
@@ -171,8 +172,8 @@ def _play(table_ids: list[int], seconds: float, seed: int) -> dict[str, Any]:
 
 def _load_costs(env: dict[str, str]) -> dict[str, float]:
     django_setup(env)
+    from handhistory.models import Hand
     from poker.hands import hand_state
-    from poker.models import Hand
     from poker.published import Published, publish
 
     latest: dict[int, Any] = {}  # a table publishes one hand: its latest

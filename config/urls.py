@@ -2,7 +2,8 @@
 
 from csp.decorators import csp_update
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from core import api as core_api
@@ -22,6 +23,12 @@ api_v1 = [
 
 urlpatterns = [
     path("healthz", core_api.healthz, name="healthz"),
+    # The hand row moved from poker to handhistory (docs/architecture.md, "Layers and import
+    # directions"): its admin pages' old addresses (bookmarks, links in mails) lead there.
+    re_path(
+        r"^admin/poker/hand/(?P<rest>.*)$",
+        RedirectView.as_view(url="/admin/handhistory/hand/%(rest)s", query_string=True),
+    ),
     path("admin/", admin.site.urls),
     path("staff/", include("backoffice.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

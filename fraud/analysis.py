@@ -26,7 +26,7 @@ from fraud.detect import pair_scores, suspicions
 from fraud.ingest import chunk_ingest
 from fraud.models import AnalysisRun, IngestedHand, PairEvidence, PairStat
 from fraud.services import cases_sync
-from poker.models import Hand
+from handhistory.models import Hand
 
 log = logging.getLogger(__name__)
 

@@ -149,7 +149,7 @@ class PairEvidence(models.Model):
     )
     kind = models.CharField(max_length=16, choices=Case.Kind.choices)
     hand = models.ForeignKey(
-        "poker.Hand", on_delete=models.PROTECT, related_name="+", db_index=False
+        "handhistory.Hand", on_delete=models.PROTECT, related_name="+", db_index=False
     )
     weight = models.FloatField()
     reason = models.TextField()
@@ -168,7 +168,7 @@ class PairEvidence(models.Model):
 class IngestedHand(models.Model):
     """A hand whose facts are in the aggregates (each hand counted once)."""
 
-    hand = models.OneToOneField("poker.Hand", primary_key=True, on_delete=models.PROTECT,
+    hand = models.OneToOneField("handhistory.Hand", primary_key=True, on_delete=models.PROTECT,
                                 related_name="+")  # fmt: skip
 
     def __str__(self) -> str:
@@ -211,7 +211,7 @@ class StoredFacts(models.Model):
     definition they were computed under: a row of another version counts as missing.
     """
 
-    hand = models.OneToOneField("poker.Hand", primary_key=True, on_delete=models.PROTECT,
+    hand = models.OneToOneField("handhistory.Hand", primary_key=True, on_delete=models.PROTECT,
                                 related_name="+")  # fmt: skip
     version = models.PositiveSmallIntegerField()
     #: The players dealt in: little-endian int64 user ids.

@@ -39,8 +39,7 @@ from itertools import islice
 from django.db.models import Q
 
 from handhistory.exports.records import HandRecord, hand_records
-from handhistory.models import DeriveMark
-from poker.models import Hand
+from handhistory.models import DeriveMark, Hand
 
 Derive = Callable[[Sequence[HandRecord]], None]
 Stored = Callable[[Sequence[int]], set[int]]

@@ -1,4 +1,4 @@
-"""The append-only event store.
+"""The append-only event store, and the hands whose streams it holds.
 
 One table holds every event of every stream (a hand, or a table's own stream for seating
 and button events). ``position`` is the global order; ``(stream, seq)`` is unique and is
@@ -49,12 +49,49 @@ class Event(models.Model):
         return f"{self.stream}#{self.seq} {self.type}"
 
 
+class Hand(models.Model):
+    """One hand's identity, the header of its event stream ``hand-<id>``: the table it was
+    dealt at, its number there, who sat where, when it started and ended, and the live
+    shot clock while it runs.
+
+    Moved here from ``poker`` so the layer that lists, exports, verifies and rebuilds the
+    hands reads no model above it (docs/architecture.md, "Layers and import directions"):
+    same database table (``poker_hand``, which the table stores write with raw SQL),
+    columns, constraint and index (``handhistory`` migration ``0007_hand``).
+    """
+
+    table = models.ForeignKey("poker.Table", on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    #: Engine player index -> seat number and player id, fixed at the start of the hand.
+    seat_numbers = models.JSONField()
+    player_ids = models.JSONField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    #: Who must act and by when (the shot clock); null when nobody is to act.
+    actor_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        db_table = "poker_hand"
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.pk} (table {self.table_id} #{self.number})"
+
+    @property
+    def stream(self) -> str:
+        return f"hand-{self.pk}"
+
+
 class HandSummary(models.Model):
     """Projection: one finished hand at a glance. Rebuildable from the events
     (``manage.py rebuild_projections``); written in the same transaction as the hand end."""
 
     hand = models.OneToOneField(
-        "poker.Hand", primary_key=True, on_delete=models.PROTECT, related_name="summary"
+        "handhistory.Hand", primary_key=True, on_delete=models.PROTECT, related_name="summary"
     )
     # Indexed by (table, -ended_at), as the result's hand and player are by their
     # constraint and index: a second index would only cost writes.
@@ -86,7 +123,7 @@ class PlayerHandResult(models.Model):
     """Projection: one player's result in one hand."""
 
     hand = models.ForeignKey(
-        "poker.Hand", on_delete=models.PROTECT, related_name="results", db_index=False
+        "handhistory.Hand", on_delete=models.PROTECT, related_name="results", db_index=False
     )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_results",
@@ -205,7 +242,7 @@ class HandText(models.Model):
 
     # Indexed by the (hand, format) constraint: a second index would only cost writes.
     hand = models.ForeignKey(
-        "poker.Hand", on_delete=models.PROTECT, related_name="texts", db_index=False
+        "handhistory.Hand", on_delete=models.PROTECT, related_name="texts", db_index=False
     )
     format = models.CharField(max_length=16)
     template = models.TextField()

@@ -136,7 +136,7 @@ _INSERT_SQL = _insert_sql()
 
 def rebuild_all() -> int:
     """Recomputes every projection from the events; returns the number of hands."""
-    from poker.models import Hand
+    from handhistory.models import Hand
 
     count = 0
     with transaction.atomic():

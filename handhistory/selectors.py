@@ -16,9 +16,8 @@ from core.errors import Conflict, Gone, InvalidRequest, NotFound
 from handhistory.exports import FORMATS, Format, stored
 from handhistory.exports.filters import ExportFilters
 from handhistory.exports.records import STAFF, Viewer
-from handhistory.models import ExportJob, PlayerHandResult
+from handhistory.models import ExportJob, Hand, PlayerHandResult
 from poker.engine.privacy import may_read_hand
-from poker.models import Hand
 
 
 def hand_export(*, hand_id: int, viewer_id: int | None, fmt: str, full: bool = False) -> str:

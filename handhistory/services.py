@@ -34,9 +34,8 @@ from handhistory.exports import Format, write_texts
 from handhistory.exports.filters import RESULTS, ExportFilters
 from handhistory.exports.records import STAFF, Viewer
 from handhistory.exports.stored import iter_texts
-from handhistory.models import ExportJob
+from handhistory.models import ExportJob, Hand
 from handhistory.selectors import export_format, export_hands, hand_export
-from poker.models import Hand, Table
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +79,10 @@ def _validated(*, requester: Any, fmt: str, filters: ExportFilters) -> tuple[For
             )
         player_id = _player_id(filters.player)
     if filters.tables:
-        known = set(Table.objects.filter(pk__in=filters.tables).values_list("pk", flat=True))
+        # The tables hands are dealt at, reached through the hand's key (the table rows
+        # are poker's, a layer above).
+        tables = Hand._meta.get_field("table").related_model._default_manager
+        known = set(tables.filter(pk__in=filters.tables).values_list("pk", flat=True))
         missing = sorted(set(filters.tables) - known)
         if missing:
             raise NotFound(f"No table {missing[0]}.", code="table_not_found", tables=missing)

@@ -23,11 +23,12 @@ from django.views.decorators.csrf import csrf_protect
 
 from core.admin import ReadOnlyAdmin
 from core.errors import DomainError
+from handhistory.models import Hand
 from handhistory.store import stream_events
 from poker.commands.seating import table_create
 from poker.commands.staff import staff_actor, table_close, table_pause, table_resume
 from poker.engine.events import event_from_dict, redact
-from poker.models import Hand, Seat, Table
+from poker.models import Seat, Table
 
 _CREATE_FIELDS = (
     "name", "variant", "currency", "small_blind", "big_blind", "ante", "big_blind_ante",

@@ -8,16 +8,21 @@ class PokerConfig(AppConfig):
     def ready(self) -> None:
         from core.exceptions import foreign_error_register
         from core.management.commands.seed_demo import SEED_STEPS
+        from handhistory.verification import stream_reader_register
         from poker.commands.seating import restriction_unseat
         from poker.engine.errors import EngineError
         from poker.seed import seed_demo_tables
         from poker.selectors import play_sessions
+        from poker.table_events import table_event_problem
         from wallet.responsible import RESTRICTION_HOOKS
         from wallet.selectors import PLAY
 
         # The engine's errors answer as 422 like any refused domain request (core imports
         # no app, so the engine's owner registers them).
         foreign_error_register(EngineError, status=422)
+        # The event store checks that every event of a table stream is one the code reads
+        # (handhistory names no table event).
+        stream_reader_register("table-", table_event_problem)
 
         # A time-out or self-exclusion takes the player off the tables (the wallet below
         # names no table).

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from core.errors import Forbidden
+from handhistory.models import Hand
 from handhistory.projections import project_hand
 from handhistory.store import SYSTEM, Actor, NewEvent
 from ledger.models import Account
@@ -31,7 +32,7 @@ from poker.engine.privacy import public_hand_events
 from poker.engine.showdown import showdown_auto
 from poker.engine.state import SHOWDOWN, HandState
 from poker.fairness import client_seeds_for
-from poker.models import Hand, Seat, Table, Variant, new_server_seed_hex
+from poker.models import Seat, Table, Variant, new_server_seed_hex
 from poker.storage import table_store
 from wallet.restrictions import restriction_barred_from_tables
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from core.errors import Conflict, InvalidRequest, NotFound
 from handhistory.exports.records import STAFF, Viewer, hand_records
+from handhistory.models import Hand
 from poker.engine.cards import CardParseError, format_card, parse_card
 from poker.engine.deck import DOMAIN, MIN_SEED_BYTES, shuffle_deck
 from poker.engine.events import (
@@ -34,7 +35,7 @@ from poker.engine.events import (
 )
 from poker.engine.privacy import may_read_hand
 from poker.engine.variants import VARIANTS, get_variant
-from poker.models import ClientSeed, Hand
+from poker.models import ClientSeed
 
 ALGORITHM = DOMAIN.decode()
 #: Longest client seed; they travel in every HandStarted of the player's hands.

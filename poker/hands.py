@@ -8,11 +8,11 @@ write can never be served stale; a miss costs one replay.
 
 from __future__ import annotations
 
+from handhistory.models import Hand
 from handhistory.store import stream_events, stream_head
 from poker.engine.events import event_from_dict
 from poker.engine.state import HandState
 from poker.engine.transitions import replay
-from poker.models import Hand
 from poker.published import published
 
 

@@ -1,7 +1,7 @@
-"""Tables, seats and hands: configuration and who sits where.
+"""Tables and seats: configuration and who sits where.
 
-The game itself lives in the event store (``handhistory.Event``) and is replayed by the
-pure engine; the rows here are what the engine does not know: stakes, who owns a seat,
+The game itself lives in the event store (``handhistory.Event``, each hand's header row
+``handhistory.Hand``) and is replayed by the pure engine; the rows here are what the engine does not know: stakes, who owns a seat,
 which ledger account holds a seat's chips, and a per-table ``version`` that every
 committed change increments (clients send it back to detect stale views).
 """
@@ -57,7 +57,7 @@ class Table(models.Model):
     button_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     hands_played = models.PositiveIntegerField(default=0)
     current_hand = models.OneToOneField(
-        "Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "handhistory.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     #: When the next hand is due after the pause that shows the last one's result
     #: (``POKER_HAND_PAUSE_MS``); null when no pause is running. The sweeper deals it.
@@ -156,34 +156,6 @@ class ClientSeed(models.Model):
 
     def __str__(self) -> str:
         return f"client seed of {self.player_id}"
-
-
-class Hand(models.Model):
-    """One hand's identity; its content is the event stream ``hand-<id>``."""
-
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
-    number = models.PositiveIntegerField()
-    #: Engine player index -> seat number and player id, fixed at the start of the hand.
-    seat_numbers = models.JSONField()
-    player_ids = models.JSONField()
-    started_at = models.DateTimeField(auto_now_add=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
-    #: Who must act and by when (the shot clock); null when nobody is to act.
-    actor_index = models.PositiveSmallIntegerField(null=True, blank=True)
-    turn_started_at = models.DateTimeField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"hand {self.pk} (table {self.table_id} #{self.number})"
-
-    @property
-    def stream(self) -> str:
-        return f"hand-{self.pk}"
 
 
 class TableCommand(models.Model):

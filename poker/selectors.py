@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from core.errors import NotFound
 from handhistory.exports.records import STAFF, Viewer, hand_record, hand_records
-from handhistory.models import HandSummary, PlayerHandResult
+from handhistory.models import Hand, HandSummary, PlayerHandResult
 from handhistory.projections import summary_players
 from handhistory.readable import position_labels, readable_hand
 from handhistory.store import stream_events
@@ -31,7 +31,7 @@ from poker.engine.privacy import cards_on_the_table, may_read_hand, on_the_wire,
 from poker.engine.state import HandState
 from poker.fairness import next_deck_commitment
 from poker.hands import hand_state
-from poker.models import Hand, Seat, Table
+from poker.models import Seat, Table
 from poker.published import published
 from poker.table_events import read_updates
 

@@ -259,6 +259,16 @@ def read_table_event(
     return {"type": type_, **data}
 
 
+def table_event_problem(type_: str, version: int, payload: Mapping[str, Any]) -> str | None:
+    """Why a stored table event cannot be read (None: it can): the table stream's reader
+    for the event store's check (``handhistory.verification.stream_reader_register``)."""
+    try:
+        read_table_event(type_, version, payload, usernames={})
+    except UnreadableEvent as exc:
+        return str(exc)
+    return None
+
+
 def _usernames(user_ids: Iterable[int]) -> dict[int, str]:
     from django.contrib.auth import get_user_model
 
@@ -275,7 +285,7 @@ def read_updates(updates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     old = [u for u in updates if u.get("schema") != VERSION]
     if not old:
         return updates
-    from poker.models import Hand
+    from handhistory.models import Hand
 
     user_ids = [
         g["event"].get("player")
@@ -317,7 +327,7 @@ def read_act_result(result: dict[str, Any]) -> dict[str, Any]:
     if not any("player" in e for e in events):
         return result
     hand = result.get("hand")
-    from poker.models import Hand
+    from handhistory.models import Hand
 
     rows = Hand.objects.filter(pk=hand) if isinstance(hand, int) else Hand.objects.none()
     seats = rows.values_list("seat_numbers", flat=True).first() or []

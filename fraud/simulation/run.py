@@ -42,12 +42,12 @@ from fraud.simulation.tables import (
     SimPlayer,
     TableRunner,
 )
+from handhistory.models import Hand
 from handhistory.store import Actor
 from ledger.models import AccountKind
 from ledger.services import ledger_account_open, ledger_transfer
 from poker import money
 from poker.commands.seating import table_create
-from poker.models import Hand
 
 #: Each wallet's grant: ten thousand buy-ins, more than any player loses in a run.
 FUNDS = 10_000 * BUY_IN

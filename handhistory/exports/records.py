@@ -21,9 +21,9 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from handhistory.models import Event as EventRow
+from handhistory.models import Hand
 from poker.engine.events import EVENT_TYPES, Event, HandStarted, event_from_dict
 from poker.engine.privacy import as_seen_by, seed_may_be_public, shown_players
-from poker.models import Hand
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,7 @@ from handhistory import derived
 from handhistory.exports import FORMATS, Format
 from handhistory.exports.records import CHUNK_SIZE, HandRecord, Viewer
 from handhistory.exports.templates import build, render
-from handhistory.models import HandText
-from poker.models import Hand
+from handhistory.models import Hand, HandText
 
 PRODUCT = "export_texts"
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from handhistory.models import Hand
 from handhistory.store import SYSTEM, Actor
 from poker import table_events
 from poker.commands import inputs
@@ -24,7 +25,7 @@ from poker.dealer import (
 )
 from poker.engine.errors import EngineError
 from poker.engine.game import act
-from poker.models import Hand, Seat, Table
+from poker.models import Seat, Table
 
 
 def table_act(*, table_id: int, player_id: int, action: object, amount: object = None,

@@ -40,12 +40,13 @@ from django.utils import timezone
 
 from core.broadcast import broadcast_table
 from core.errors import Conflict, DomainError, NotFound
+from handhistory.models import Hand
 from handhistory.store import GENESIS, Actor, NewEvent, chain
 from poker import table_events, table_io
 from poker.commands import inputs
 from poker.engine.errors import EngineError
 from poker.engine.state import HandState
-from poker.models import Hand, Seat, Table, TableCommand
+from poker.models import Seat, Table, TableCommand
 from poker.published import Published, publish
 from poker.selectors import public_view
 from poker.storage import Record, table_store

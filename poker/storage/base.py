@@ -21,11 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from handhistory.models import Hand
 from handhistory.store import stream_head
 from ledger.models import Account
 from poker.engine.state import HandState
 from poker.hands import hand_state
-from poker.models import Hand, Seat, Table
+from poker.models import Seat, Table
 
 Head = tuple[int, str]
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from django.db import transaction
 
-from handhistory.models import Event
-from poker.models import Hand, Seat, Table, TableCommand, TableUpdate
+from handhistory.models import Event, Hand
+from poker.models import Seat, Table, TableCommand, TableUpdate
 from poker.storage.base import HAND_FIELDS, SEAT_FIELDS, TABLE_FIELDS, Done, Record, TableStore
 
 _TABLE_COLUMNS = [Table._meta.get_field(name).attname for name in TABLE_FIELDS]

@@ -14,7 +14,8 @@ from django.db import connection
 from django.utils import timezone
 
 from core.db import json_param, run_prepared
-from poker.models import Hand, Seat, Table
+from handhistory.models import Hand
+from poker.models import Seat, Table
 from poker.storage.base import HAND_FIELDS, SEAT_FIELDS, Done, Record, TableStore
 
 _TABLE_ATTNAMES = [f.attname for f in Table._meta.concrete_fields]

@@ -18,14 +18,14 @@ from audit.models import AuditRun
 from audit.selectors import event_store_watermark
 from audit.services import audit_run
 from audit.tasks import audit_run_task
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from handhistory.store import event_hash
 from ledger.models import Account, AccountKind, Transfer
 from ledger.services import ledger_account_open, ledger_transfer
 from poker.commands.chat import table_chat
 from poker.commands.seating import table_sit, table_sit_out
 from poker.commands.staff import staff_actor, table_pause
-from poker.models import Hand, Seat
+from poker.models import Seat
 from tests.audit import conftest as audit_fixtures
 from tests.support.poker import actor_for, key, play_random_hands
 

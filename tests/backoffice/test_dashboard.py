@@ -11,10 +11,9 @@ from django.urls import reverse
 from audit.models import AuditRun
 from audit.services import audit_run
 from fraud.models import Case
-from handhistory.models import HandSummary
+from handhistory.models import Hand, HandSummary
 from ledger.models import AccountKind
 from ledger.services import ledger_account_open, ledger_transfer
-from poker.models import Hand
 from tests.audit import conftest as audit_fixtures
 from tests.support.poker import fund
 from wallet.models import Deposit

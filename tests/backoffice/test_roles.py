@@ -18,11 +18,11 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from backoffice.models import StaffAction
 from core.errors import Forbidden
 from fraud.services import case_assign, case_confirm, case_dismiss, case_note, case_review
+from handhistory.models import Hand
 from ledger.audit import ledger_audit
 from ledger.models import Account, Transfer
 from poker.commands.seating import table_sit
 from poker.commands.staff import staff_actor, table_close, table_pause, table_resume
-from poker.models import Hand
 from tests.support.poker import actor_for, fund, key, play_random_hands
 from tests.support.wallet import post
 from wallet.models import Restriction, Withdrawal
@@ -47,7 +47,7 @@ def test_the_roles_grant_least_privilege() -> None:
     support, finance, risk, everything = (
         _perms(r) for r in ("support", "finance", "risk", "admin")
     )
-    assert {"wallet.view_withdrawal", "ledger.view_transfer", "poker.view_hand", "auth.view_user",
+    assert {"wallet.view_withdrawal", "ledger.view_transfer", "handhistory.view_hand", "auth.view_user",
             "backoffice.view_staffaction"} <= support  # fmt: skip
     assert all(p.split(".")[1].startswith("view_") for p in support)
     assert not any(p.startswith("fraud.") for p in support)

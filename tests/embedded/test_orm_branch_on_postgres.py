@@ -8,12 +8,13 @@ both; these run whole commands through each. The embedded lane
 
 import pytest
 
+from handhistory.models import Hand
 from handhistory.verification import verify_chains
 from ledger.audit import ledger_audit
 from poker import table_io
 from poker.commands.play import table_act
 from poker.commands.seating import table_leave, table_sit, table_sit_in, table_sit_out
-from poker.models import Hand, Seat, Table
+from poker.models import Seat, Table
 from poker.selectors import table_view
 from tests.support.poker import actor_for, force_embedded_store, key
 

@@ -22,9 +22,8 @@ from fraud.ingest import chunk_ingest
 from fraud.models import AnalysisRun, Case, IngestedHand, PairEvidence, PairStat
 from fraud.services import cases_sync
 from fraud.tasks import analyse
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from ledger.models import Transfer
-from poker.models import Hand
 from tests.support.poker import play_hands_with_rebuys
 from tests.support.threads import race
 

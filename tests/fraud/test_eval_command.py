@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from fraud.models import IngestedHand
-from poker.models import Hand
+from handhistory.models import Hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SPEC = "dump:1,soft:1,share:1,ring:1,friends:1,household:1,tight_passive:1"

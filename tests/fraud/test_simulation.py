@@ -17,12 +17,11 @@ from django.db import connection
 
 from fraud.simulation import RoomSpec, RoomTruth, bots, room_simulate
 from fraud.simulation.room import COLLUSION, room_plan, schedule, seating, table_count
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from poker.engine.betting import legal_actions
 from poker.engine.events import event_from_dict
 from poker.engine.state import HandState
 from poker.engine.transitions import apply
-from poker.models import Hand
 from tests.poker.engine.engine_helpers import config, script, started
 
 SPEC = RoomSpec(dump=1, soft=1, share=1, ring=1, friends=1, household=1, tight_passive=1)

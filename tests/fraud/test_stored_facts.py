@@ -15,7 +15,7 @@ from fraud.features import FACTS_VERSION, PAIR_COUNTERS, aggregate, hand_facts
 from fraud.ingest import chunk_ingest
 from fraud.models import IngestedHand, PairEvidence, PairStat, StoredFacts
 from handhistory.exports.records import hand_records
-from poker.models import Hand
+from handhistory.models import Hand
 from tests.support.poker import play_hands_with_rebuys
 from tests.support.threads import race
 

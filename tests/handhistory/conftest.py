@@ -13,9 +13,8 @@ import redis
 from django.conf import settings as django_settings
 
 from config.celery import app as celery_app
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from poker.engine.cards import format_card
-from poker.models import Hand
 from tests.poker.conftest import player, table  # noqa: F401 - shared table fixtures
 from tests.support.handhistory import played_hands
 from tests.support.tables_api import check_down, fold_hand, sit, state

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from ledger.models import Transfer
-from poker.models import Hand
 from tests.support.exports import export
 
 pytestmark = pytest.mark.django_db(transaction=True)

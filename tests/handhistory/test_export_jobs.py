@@ -18,14 +18,13 @@ from core.errors import InvalidRequest
 from handhistory.exports import FORMATS, Format
 from handhistory.exports.filters import ExportFilters
 from handhistory.exports.records import STAFF, Viewer, hand_records
-from handhistory.models import ExportJob, PlayerHandResult
+from handhistory.models import ExportJob, Hand, PlayerHandResult
 from handhistory.services import export_job_cancel, export_job_create, export_job_run
 from handhistory.tasks import expire_exports
 from poker.commands.seating import table_sit
 from poker.engine.cards import format_card
 from poker.engine.events import HoleCardsDealt
 from poker.engine.privacy import shown_players
-from poker.models import Hand
 from tests.support.exports import content, download, post
 from tests.support.handhistory import played_by
 from tests.support.poker import actor_for, key

@@ -11,10 +11,11 @@ from pokerkit import HandHistory
 
 from handhistory.exports import FORMATS, phh, write_hands
 from handhistory.exports.records import STAFF, Viewer, hand_records, iter_hand_records
+from handhistory.models import Hand
 from ledger.models import Account
 from poker.engine import phh_cli
 from poker.engine.events import AntePosted, PotAwarded, UncalledBetReturned
-from poker.models import Hand, Seat
+from poker.models import Seat
 from tests.support.handhistory import TABLES, assert_pokerkit_replays, played_hands, settled
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from handhistory.exports.records import hand_records, iter_hand_records
 from handhistory.models import Event as EventRow
+from handhistory.models import Hand
 from poker.engine.errors import InvalidEvent
 from poker.engine.events import event_from_dict
-from poker.models import Hand
 from tests.support.handhistory import TABLES, played_hands
 
 pytestmark = pytest.mark.django_db(transaction=True)

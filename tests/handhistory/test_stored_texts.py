@@ -19,7 +19,7 @@ from handhistory import derived
 from handhistory.exports import FORMATS, stored
 from handhistory.exports.records import STAFF, HandRecord, Viewer, hand_records
 from handhistory.exports.templates import build, render
-from handhistory.models import DeriveMark, HandText
+from handhistory.models import DeriveMark, Hand, HandText
 from poker.commands.seating import table_sit
 from poker.engine.deck import FixedDeck
 from poker.engine.events import (
@@ -31,7 +31,6 @@ from poker.engine.events import (
     RakeTaken,
     UncalledBetReturned,
 )
-from poker.models import Hand
 from tests.support.handhistory import (
     BUTTON_BLIND_TABLES,
     CHOP_DECK,

@@ -4,11 +4,11 @@ import uuid
 import pytest
 from django.core.management import CommandError, call_command
 
-from handhistory.models import HandSummary, PlayerHandResult
+from handhistory.models import Hand, HandSummary, PlayerHandResult
 from ledger.audit import ledger_audit
 from ledger.models import Account
 from ledger.services import ledger_transfer
-from poker.models import Hand, Seat
+from poker.models import Seat
 from tests.support.handhistory import raked_table_played
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -18,11 +18,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from handhistory.store import event_hash
 from ledger.audit import ledger_audit
 from ledger.models import Transfer
-from poker.models import Hand, Table
+from poker.models import Table
 from tests.support.handhistory import raked_table_played
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from handhistory.models import Event, HandSummary
-from poker.models import Hand, Table
+from handhistory.models import Event, Hand, HandSummary
+from poker.models import Table
 from tests.support.tables_api import check_down, fold_hand, sit, state
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -141,8 +141,8 @@ def test_history_admin_pages_render_and_search_by_player_and_table(heads_up, sup
     hand_id = fold_hand([a, b], t.pk)
     assert HandSummary.objects.filter(hand_id=hand_id).exists()
     for url in (
-        "/admin/poker/hand/",
-        f"/admin/poker/hand/{hand_id}/change/",
+        "/admin/handhistory/hand/",
+        f"/admin/handhistory/hand/{hand_id}/change/",
         "/admin/handhistory/event/",
         "/admin/handhistory/handsummary/",
         f"/admin/handhistory/handsummary/{hand_id}/change/",
@@ -157,6 +157,15 @@ def test_history_admin_pages_render_and_search_by_player_and_table(heads_up, sup
     assert f"/admin/handhistory/handsummary/{hand_id}/change/".encode() in found.content
     nobody = superuser_client.get("/admin/handhistory/handsummary/?q=no-such-player")
     assert f"/admin/handhistory/handsummary/{hand_id}/change/".encode() not in nobody.content
+
+
+def test_the_old_admin_address_of_a_hand_leads_to_its_new_one(heads_up, superuser_client):
+    a, b, t = heads_up
+    hand_id = fold_hand([a, b], t.pk)
+    old = superuser_client.get(f"/admin/poker/hand/{hand_id}/change/?x=1")
+    assert old.status_code == 302
+    assert old["Location"] == f"/admin/handhistory/hand/{hand_id}/change/?x=1"
+    assert superuser_client.get(old["Location"]).status_code == 200
 
 
 def test_events_cannot_be_changed_or_deleted_in_the_admin(heads_up, superuser_client):

@@ -252,7 +252,7 @@ def test_admin_table_pages_render_and_create_goes_through_the_service(
     assert admin_client_.get(f"/admin/poker/table/{t.pk}/change/").status_code == 200
     assert admin_client_.get("/admin/poker/table/add/").status_code == 200
     hand_id = Table.objects.get(pk=t.pk).current_hand_id
-    page = admin_client_.get(f"/admin/poker/hand/{hand_id}/change/")
+    page = admin_client_.get(f"/admin/handhistory/hand/{hand_id}/change/")
     assert page.status_code == 200
     assert b"HoleCardsDealt" in page.content and b"BlindPosted" in page.content
     form = {**TABLE_BODY, "currency": "CHIPS", "ante": 0, "button_blind": 0, "rake_bps": 0,
@@ -293,7 +293,7 @@ def test_admin_close_action_cashes_everyone_out_even_mid_hand(
     t.refresh_from_db()
     assert t.status == Table.Status.CLOSED and t.current_hand_id is None
     assert not Seat.objects.filter(table=t).exists()
-    from poker.models import Hand
+    from handhistory.models import Hand
 
     assert Hand.objects.get(pk=running).ended_at is not None
     # everybody's money is back in their wallet, the raiser won the blinds

@@ -4,13 +4,13 @@ ledger balances throughout."""
 
 import pytest
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from ledger.audit import ledger_audit
 from ledger.models import Account, Transfer
 from poker.commands.play import table_act
 from poker.commands.runner import TableError
 from poker.commands.seating import table_sit, table_sit_in, table_top_up
-from poker.models import Hand, Seat
+from poker.models import Seat
 from poker.selectors import table_view
 from tests.support.poker import actor_for, key
 

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from handhistory.store import SYSTEM
 from ledger.models import Transfer
 from poker import table_io
@@ -16,7 +16,7 @@ from poker.commands.runner import KeyReused, TableError, run_command
 from poker.commands.seating import table_sit
 from poker.engine.betting import legal_actions
 from poker.hands import hand_state
-from poker.models import Hand, Table
+from poker.models import Table
 from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,13 +14,13 @@ from django.core.management import call_command
 from django.db import OperationalError, connection, transaction
 from rest_framework.authtoken.models import Token
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from handhistory.verification import verify_chains
 from ledger.audit import ledger_audit
 from ledger.models import Account, Transfer
 from poker.engine.events import event_from_dict
 from poker.engine.transitions import replay
-from poker.models import Hand, Seat, Table, TableCommand
+from poker.models import Seat, Table, TableCommand
 from tests.support.server import Server
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]

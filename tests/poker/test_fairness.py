@@ -12,6 +12,7 @@ from core.errors import InvalidRequest
 from handhistory.exports import FORMATS
 from handhistory.exports.records import Viewer, hand_records
 from handhistory.models import Event as EventRow
+from handhistory.models import Hand
 from poker import table_io
 from poker.engine.cards import format_card, parse_card
 from poker.engine.deck import shuffle_deck, verify_deal
@@ -24,7 +25,7 @@ from poker.fairness import (
     deal_verify,
     hand_fairness,
 )
-from poker.models import ClientSeed, Hand, Table, TableUpdate
+from poker.models import ClientSeed, Table, TableUpdate
 from poker.published import published
 from poker.selectors import lobby, table_view
 from tests.support.fairness import fold_current_hand, sit, started
@@ -165,7 +166,7 @@ def test_the_next_seed_and_the_running_hands_seed_appear_in_no_view_or_update(
     ]
     admin_pages = [
         admin_client.get(f"/admin/poker/table/{t.pk}/change/"),
-        admin_client.get(f"/admin/poker/hand/{hand_id}/change/"),
+        admin_client.get(f"/admin/handhistory/hand/{hand_id}/change/"),
         admin_client.get("/admin/poker/table/"),
     ]
     assert all(page.status_code == 200 for page in admin_pages)

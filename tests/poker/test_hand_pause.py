@@ -8,12 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from poker.commands.chat import table_chat
 from poker.commands.play import table_act, timeouts_sweep
 from poker.commands.seating import table_sit
 from poker.commands.staff import staff_actor, table_pause
-from poker.models import Hand, TableUpdate
+from poker.models import TableUpdate
 from poker.selectors import table_view
 from tests.support.poker import actor_for, key
 

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from handhistory.exports.records import STAFF, Viewer, hand_records
-from handhistory.models import PlayerHandResult
+from handhistory.models import Hand, PlayerHandResult
 from handhistory.readable import readable_hand
 from poker.engine.cards import format_cards
-from poker.models import Hand, Table
+from poker.models import Table
 from tests.support.tables_api import check_down, fold_hand, sit, state
 
 pytestmark = pytest.mark.django_db(transaction=True)

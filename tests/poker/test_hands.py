@@ -10,7 +10,8 @@ import pytest
 
 from poker.commands.seating import table_sit
 from poker.hands import hand_state
-from poker.models import Hand, Table
+from handhistory.models import Hand
+from poker.models import Table
 from poker.published import publish, published
 from tests.support.poker import actor_for, key
 

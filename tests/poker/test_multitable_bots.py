@@ -14,14 +14,14 @@ import pytest
 from django.db import connection
 from django.db.models import Sum
 
-from handhistory.models import HandSummary, PlayerHandResult
+from handhistory.models import Hand, HandSummary, PlayerHandResult
 from handhistory.verification import verify_chains, verify_settlements
 from ledger.audit import ledger_audit
 from ledger.models import Account
 from poker import money
 from poker.commands.staff import staff_actor, table_pause
 from poker.hands import hand_state
-from poker.models import Hand, Seat, Table
+from poker.models import Seat, Table
 from tests.support.bots import bot_step, seat_three, top_up_broke
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from handhistory.models import Hand
 from poker.engine.cards import format_card
-from poker.models import Hand
 from tests.support.bots import Recorder, bot_step, get, seat_three, top_up_broke
 from tests.support.poker import hole_cards_by_user
 from tests.support.tables_api import tables_url

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from ledger.models import Transfer
 from poker.commands.staff import staff_actor, table_pause
-from poker.models import Hand, Seat, Table, TableCommand
+from poker.models import Seat, Table, TableCommand
 from tests.support.tables_api import act, actor_client, post, sit, state, tables_url
 from tests.support.threads import clone, concurrently
 

@@ -17,11 +17,11 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from poker.commands.play import table_timeout, timeouts_sweep
 from poker.commands.seating import table_sit
 from poker.dealer import TIMEOUTS_BEFORE_SIT_OUT
-from poker.models import Hand, Seat, Table
+from poker.models import Seat, Table
 from tests.support.poker import actor_for, key
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from handhistory.verification import verify_chains
 from ledger.models import Transfer
 from poker import table_io
@@ -13,7 +13,7 @@ from poker.commands.play import table_act
 from poker.commands.seating import table_sit
 from poker.engine.betting import legal_actions
 from poker.hands import hand_state
-from poker.models import Hand, Table
+from poker.models import Table
 from poker.storage import postgres
 from poker.storage.postgres import PostgresTableStore
 from tests.support.poker import actor_for, key

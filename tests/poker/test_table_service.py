@@ -2,11 +2,12 @@ import itertools
 
 import pytest
 
+from handhistory.models import Hand
 from ledger.models import Account
 from poker.commands.play import table_act
 from poker.commands.seating import table_leave, table_sit
 from poker.hands import hand_state
-from poker.models import Hand, Seat
+from poker.models import Seat
 from tests.support.poker import actor_for, key
 
 pytestmark = pytest.mark.django_db(transaction=True)

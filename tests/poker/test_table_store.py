@@ -21,13 +21,13 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from handhistory.store import Actor, NewEvent, chain, stream_head
 from ledger.services import ledger_account_open
 from poker.engine.config import HandConfig
 from poker.engine.deck import FixedDeck
 from poker.engine.game import start_hand
-from poker.models import Hand, Seat, Table, TableCommand, TableUpdate
+from poker.models import Seat, Table, TableCommand, TableUpdate
 from poker.storage import Record, TableStore, table_store
 from poker.storage.base import HAND_FIELDS, SEAT_FIELDS, TABLE_FIELDS
 from poker.storage.embedded import EmbeddedTableStore

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from handhistory.store import Actor, NewEvent, events_append
 from ledger.models import Transfer
-from poker.models import Hand, Table, TableCommand, TableUpdate
+from poker.models import Table, TableCommand, TableUpdate
 from tests.support.poker import fund
 from tests.support.tables_api import act, check_down, fold_hand, post, sit, state, tables_url
 from tests.support.wire import AMBIGUOUS, ENGINE_INDEX_WORDING, ambiguous_keys, old_update

@@ -126,7 +126,8 @@ async def test_resync_over_an_old_update_log_row_sends_the_new_shape():
 
     @sync_to_async
     def store_old() -> int:
-        from poker.models import Hand, Table, TableUpdate
+        from handhistory.models import Hand
+        from poker.models import Table, TableUpdate
 
         table = Table.objects.get(pk=table_id)
         hand = Hand.objects.get(pk=table.current_hand_id)

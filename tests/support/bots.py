@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from poker.models import Hand, Table
+from handhistory.models import Hand
+from poker.models import Table
 from tests.support.tables_api import act, post, sit, tables_url
 
 Recorder = list[tuple[Any, str, Any]]  # (client, url, response body)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from django.db import connection, connections
 
+from handhistory.models import Hand
 from poker.engine.cards import format_cards
-from poker.models import Hand
 from poker.selectors import hand_detail
 from tests.support.server import Server
 

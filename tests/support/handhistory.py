@@ -12,7 +12,7 @@ from typing import Any
 from pokerkit import HandHistory
 
 from handhistory.exports.records import HandRecord
-from handhistory.models import PlayerHandResult
+from handhistory.models import Hand, PlayerHandResult
 from poker.commands.seating import table_sit
 from poker.engine.cards import parse_cards
 from poker.engine.config import HandConfig, RakeConfig
@@ -20,7 +20,6 @@ from poker.engine.deck import FairDeck
 from poker.engine.events import PotAwarded, RakeTaken
 from poker.engine.game import act, legal_actions, showdown_auto, start_hand
 from poker.engine.phh import loads, replay_hand
-from poker.models import Hand
 from tests.support.poker import actor_for, fund, key, play_hands_with_rebuys, play_random_hands
 
 #: Buy-ins far apart so all-ins make side pots; antes, rake and uncalled bets come with the
@@ -127,7 +126,7 @@ def assert_pokerkit_replays(text: str, record: Any) -> None:
 def usd_table_played(make_table: Any, make_user: Any, *, hands: int, seed: int, **table: Any):
     """A USD no-limit table (cents) after ``hands`` random hands, three players with buy-ins
     far apart (side pots); busted players rebuy."""
-    from poker.models import Hand
+    from handhistory.models import Hand
 
     t = make_table(currency="USD", **table)
     users = [make_user() for _ in range(3)]

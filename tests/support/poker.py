@@ -66,8 +66,9 @@ def play_hands_with_rebuys(t, users, buy_ins, hands, rng):
     """Random legal actions until ``hands`` hands have ended at ``t``; a player who busts
     rebuys their buy-in and sits in again, as people do (the deck is shuffled afresh each
     run, so without rebuys a table could stop after any number of hands)."""
+    from handhistory.models import Hand
     from poker.commands.seating import table_sit_in, table_top_up
-    from poker.models import Hand, Seat
+    from poker.models import Seat
 
     finished = Hand.objects.filter(table=t, ended_at__isnull=False)
     for _ in range(hands):  # each round ends at least one hand, or nobody could play
@@ -88,8 +89,8 @@ def play_hands_with_rebuys(t, users, buy_ins, hands, rng):
 def hole_cards_by_user(hand_id: int, events: list[dict]) -> tuple[dict[int, set[str]], set[int]]:
     """(player id -> hole cards, ids of players who showed) from a hand's events as staff
     see them on the wire (every card)."""
+    from handhistory.models import Hand
     from poker.engine.cards import format_card
-    from poker.models import Hand
 
     hand = Hand.objects.get(pk=hand_id)
     user_at = dict(zip(hand.seat_numbers, hand.player_ids, strict=True))

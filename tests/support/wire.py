@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from poker.models import Hand
+from handhistory.models import Hand
 
 #: Keys that would name a player ambiguously (an engine index, a user id or a username).
 AMBIGUOUS = {"player", "player_id", "actor", "players_ids"}

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from handhistory.models import Hand
 from poker.commands.seating import table_sit
-from poker.models import Hand, Seat
+from poker.models import Seat
 from tests.poker import conftest as poker_fixtures
 from tests.support.browser import (
     ARTIFACTS,

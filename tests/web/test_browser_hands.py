@@ -7,11 +7,10 @@ from __future__ import annotations
 import pytest
 
 from handhistory.exports.records import Viewer, hand_records
-from handhistory.models import PlayerHandResult
+from handhistory.models import Hand, PlayerHandResult
 from handhistory.readable import readable_hand
 from poker.commands.seating import table_sit
 from poker.engine.privacy import seed_may_be_public
-from poker.models import Hand
 from tests.poker import conftest as poker_fixtures
 from tests.support.browser import (
     ARTIFACTS,

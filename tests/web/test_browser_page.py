@@ -14,12 +14,12 @@ import time
 
 import pytest
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from ledger.audit import ledger_audit
 from poker.commands.play import table_act
 from poker.commands.seating import table_sit
 from poker.engine.cards import format_cards
-from poker.models import Hand, Seat, Table
+from poker.models import Seat, Table
 from poker.selectors import table_view
 from tests.poker import conftest as poker_fixtures
 from tests.support.browser import ARTIFACTS, DESKTOP, _log_in_and_open, browser_session

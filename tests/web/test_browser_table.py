@@ -12,9 +12,10 @@ import time
 
 import pytest
 
+from handhistory.models import Hand
 from ledger.models import Account
 from poker.engine.cards import format_cards
-from poker.models import Hand, Seat, Table
+from poker.models import Seat, Table
 from poker.selectors import hand_detail, table_view
 from tests.poker import conftest as poker_fixtures
 from tests.support import browser as harness

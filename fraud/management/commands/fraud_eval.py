@@ -29,7 +29,7 @@ from fraud.evaluation import COLLUDING, TOP, evaluate, found_by, groups_of
 from fraud.ingest import chunk_ingest
 from fraud.models import IngestedHand, PairEvidence, PairStat
 from fraud.services import cases_sync
-from poker.models import Hand
+from handhistory.models import Hand
 
 
 class Command(BaseCommand):
