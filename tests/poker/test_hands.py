@@ -8,9 +8,9 @@ import dataclasses
 
 import pytest
 
+from handhistory.models import Hand
 from poker.commands.seating import table_sit
 from poker.hands import hand_state
-from handhistory.models import Hand
 from poker.models import Table
 from poker.published import publish, published
 from tests.support.poker import actor_for, key
