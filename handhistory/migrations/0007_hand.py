@@ -4,7 +4,7 @@ stream; docs/architecture.md, "Layers and import directions").
 State only: the table stays ``poker_hand`` with the same columns, constraint, indexes and
 foreign keys, so nothing in the database changes and no row is copied. Here the model
 appears in ``handhistory`` and this app's keys to it follow; ``fraud`` 0004 moves the fraud
-models' keys, and ``poker`` 0007 points ``Table.current_hand`` at it and forgets its own.
+models' keys, and ``poker`` 0009 points ``Table.current_hand`` at it and forgets its own.
 """
 
 import django.db.models.deletion
