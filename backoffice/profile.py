@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from backoffice.models import StaffAction
 from core.errors import NotFound
@@ -67,6 +68,39 @@ def _sessions(user_id: int) -> list[dict[str, Any]]:
     return sessions[::-1][:RECENT]
 
 
+def player_balances(*, user_id: int) -> list[dict[str, Any]]:
+    """The player's cash per currency they hold an account in: balance, held (pending
+    withdrawals) and available."""
+    accounts = Account.objects.filter(kind=AccountKind.PLAYER_CASH, owner_ref=f"user:{user_id}")
+    return [
+        {"currency": a.currency, "balance": a.balance, "held": a.held, "available": a.available}
+        for a in accounts.order_by("currency")
+    ]
+
+
+def player_results(*, user_id: int, since: datetime | None = None) -> list[dict[str, Any]]:
+    """The player's hands per table currency (ended since ``since``, if given): how many,
+    how many won, and the net result after rake."""
+    results = PlayerHandResult.objects.filter(player_id=user_id)
+    if since is not None:
+        results = results.filter(ended_at__gte=since)
+    totals = (
+        results.values("table__currency")
+        .annotate(hands=Count("pk"), net_total=Sum("net"), won=Count("pk", filter=Q(net__gt=0)))
+        .order_by("table__currency")
+    )
+    return [
+        {"currency": t["table__currency"], "hands": t["hands"], "won": t["won"],
+         "net": int(t["net_total"] or 0)}
+        for t in totals
+    ]  # fmt: skip
+
+
+def player_cases(*, user_id: int) -> QuerySet[Case]:
+    """The fraud cases involving the player, newest first."""
+    return Case.objects.filter(players=user_id).order_by("-created_at")
+
+
 def player_profile(*, user_id: int) -> dict[str, Any]:
     """The player, their balances (available and held per currency), deposit limits,
     identity (KYC) status and its history, holds, table
@@ -75,19 +109,9 @@ def player_profile(*, user_id: int) -> dict[str, Any]:
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None:
         raise NotFound(f"No player {user_id}.", code="player_not_found")
-    accounts = Account.objects.filter(kind=AccountKind.PLAYER_CASH, owner_ref=f"user:{user_id}")
-    balances = [
-        {"currency": a.currency, "balance": a.balance, "held": a.held, "available": a.available}
-        for a in accounts.order_by("currency")
-    ]
     results = PlayerHandResult.objects.filter(player_id=user_id)
-    totals = list(
-        results.values("table__currency")
-        .annotate(hands=Count("pk"), net_total=Sum("net"), won=Count("pk", filter=Q(net__gt=0)))
-        .order_by("table__currency")
-    )
     hands = list(results.select_related("table").order_by("-ended_at", "-hand_id")[:RECENT])
-    cases = Case.objects.filter(players=user_id).order_by("-created_at")
+    cases = player_cases(user_id=user_id)
     # Lines about several players (a case, a hand viewed) name them in ``data.players``;
     # SQLite (``make run``) cannot search JSON arrays, so there only the cases' lines join.
     about = Q(subject_id=user_id) | Q(target__in=[f"case:{c.pk}" for c in cases])
@@ -96,7 +120,7 @@ def player_profile(*, user_id: int) -> dict[str, Any]:
     log = StaffAction.objects.filter(about).select_related("actor")[:RECENT]
     return {
         "user": user,
-        "balances": balances,
+        "balances": player_balances(user_id=user_id),
         "restrictions": list(
             Restriction.objects.filter(user_id=user_id).select_related("created_by", "lifted_by")
         ),
@@ -113,15 +137,7 @@ def player_profile(*, user_id: int) -> dict[str, Any]:
             .order_by("-created_at")[:RECENT]
         ),
         "sessions": _sessions(user_id),
-        "totals": [
-            {
-                "currency": t["table__currency"],
-                "hands": t["hands"],
-                "won": t["won"],
-                "net": int(t["net_total"] or 0),
-            }
-            for t in totals
-        ],
+        "totals": player_results(user_id=user_id),
         "hands": hands,
         "cases": list(cases),
         "staff_log": list(log),

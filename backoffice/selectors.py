@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -124,10 +125,12 @@ def active_players(*, now: datetime) -> dict[str, int]:
     return {"seated": seated, "last_24h": int(last_day)}
 
 
-def _pending(model: type[Deposit] | type[Withdrawal], admin_name: str) -> dict[str, Any]:
+def _pending(
+    model: type[Deposit] | type[Withdrawal], statuses: Iterable[str], url: str
+) -> dict[str, Any]:
     by_currency = {
         row["currency"]: {"count": row["n"], "sum": int(row["total"])}
-        for row in model.objects.filter(status="pending")
+        for row in model.objects.filter(status__in=list(statuses))
         .values("currency")
         .annotate(n=Count("pk"), total=Sum("amount"))
         .order_by("currency")
@@ -135,16 +138,18 @@ def _pending(model: type[Deposit] | type[Withdrawal], admin_name: str) -> dict[s
     return {
         "count": sum(c["count"] for c in by_currency.values()),
         "by_currency": by_currency,
-        "url": reverse(f"admin:wallet_{admin_name}_changelist") + "?status__exact=pending",
+        "url": url,
     }
 
 
 def money_waiting() -> dict[str, Any]:
-    """Deposits awaiting their gateway and withdrawals awaiting approval: how many, how
-    much per currency, and the admin's list of them."""
+    """Deposits awaiting their gateway and withdrawals awaiting approval (a first one
+    given or not): how many, how much per currency, and where they are listed (the
+    admin's deposits; the withdrawals' review list)."""
+    deposits = reverse("admin:wallet_deposit_changelist") + "?status__exact=pending"
     return {
-        "deposits": _pending(Deposit, "deposit"),
-        "withdrawals": _pending(Withdrawal, "withdrawal"),
+        "deposits": _pending(Deposit, [Deposit.Status.PENDING], deposits),
+        "withdrawals": _pending(Withdrawal, Withdrawal.OPEN, reverse("backoffice:withdrawals")),
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from backoffice import dashboard, otp_views, report_views
+from backoffice import dashboard, otp_views, report_views, withdrawal_views
 
 app_name = "backoffice"
 
@@ -18,4 +18,6 @@ urlpatterns: list[URLPattern] = [
     path("reports/payments/", report_views.payments_report, name="report-payments"),
     path("players/<int:user_id>/", report_views.player_profile_page, name="player"),
     path("hands/<int:hand_id>/", report_views.hand_page, name="hand"),
+    path("withdrawals/", withdrawal_views.withdrawals_page, name="withdrawals"),
+    path("withdrawals/<uuid:withdrawal_id>/", withdrawal_views.withdrawal_page, name="withdrawal"),
 ]

@@ -111,6 +111,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "wallet.context_processors.restriction",
             ],
         },
     },
@@ -505,6 +506,19 @@ WALLET_WITHDRAWAL_DAILY_MAX = int(os.environ.get("WALLET_WITHDRAWAL_DAILY_MAX", 
 WALLET_SANDBOX_AUTO_APPROVE_WITHDRAWALS = _env_bool(
     "WALLET_SANDBOX_AUTO_APPROVE_WITHDRAWALS", False
 )
+# Four eyes: a withdrawal above its currency's amount here (minor units) takes two staff
+# approvals by different people: "EUR:100000,USD:100000". A real currency left out takes
+# two approvals whatever the amount (the rule fails closed).
+WALLET_WITHDRAWAL_FOUR_EYES_ABOVE = {
+    currency.strip(): int(amount)
+    for currency, _, amount in (
+        item.partition(":")
+        for item in _env_list(
+            "WALLET_WITHDRAWAL_FOUR_EYES_ABOVE",
+            [f"{c}:100000" for c in WALLET_CURRENCIES if c != "CHIPS"],
+        )
+    )
+}
 
 # --- Audit runs (audit app): each check on its own schedule, every run an AuditRun row; a
 # failure is logged at ERROR and mailed to staff (active staff with an address, and ADMINS).

@@ -1,14 +1,14 @@
-"""Wallet admin: records read-only, withdrawal decisions as actions, and the staff
-adjustment (a correcting ledger transfer with a mandatory reason)."""
+"""Wallet admin: records read-only (withdrawals link their staff review page, where they
+are decided), and the staff adjustment (a correcting ledger transfer with a mandatory
+reason)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -44,60 +44,20 @@ class DepositAdmin(ReadOnly):
     list_filter = ("status", "currency", "gateway")
 
 
-def _decide(
-    modeladmin: admin.ModelAdmin,  # type: ignore[type-arg]
-    request: HttpRequest,
-    queryset: QuerySet[Withdrawal],
-    approve: bool,
-) -> None:
-    done = 0
-    for withdrawal in queryset:
-        try:
-            if approve:
-                services.withdrawal_approve(withdrawal_id=withdrawal.pk, staff_user=request.user)  # type: ignore[arg-type]
-            else:
-                services.withdrawal_reject(
-                    withdrawal_id=withdrawal.pk,
-                    staff_user=request.user,  # type: ignore[arg-type]
-                    reason="rejected in admin",
-                )
-            done += 1
-        except DomainError as exc:
-            modeladmin.message_user(request, f"{withdrawal.pk}: {exc.message}", messages.ERROR)
-    modeladmin.message_user(
-        request, f"{done} withdrawal(s) {'approved' if approve else 'rejected'}."
-    )
-
-
-@admin.action(description="Approve selected withdrawals (pay out)", permissions=["approve"])
-def approve_withdrawals(
-    modeladmin: Any, request: HttpRequest, queryset: QuerySet[Withdrawal]
-) -> None:
-    _decide(modeladmin, request, queryset, approve=True)
-
-
-@admin.action(description="Reject selected withdrawals (release funds)", permissions=["approve"])
-def reject_withdrawals(
-    modeladmin: Any, request: HttpRequest, queryset: QuerySet[Withdrawal]
-) -> None:
-    _decide(modeladmin, request, queryset, approve=False)
-
-
 @admin.register(Withdrawal)
 class WithdrawalAdmin(ReadOnly):
-    list_display = ("id", "created_at", "user", "amount", "currency", "status", "decided_by")
+    """Read-only: each withdrawal is decided on its staff review page (a reason, the
+    player's figures and the four-eyes rule), never in bulk."""
+
+    list_display = ("id", "created_at", "user", "amount", "currency", "status",
+                    "first_approved_by", "decided_by", "review")  # fmt: skip
     list_filter = ("status", "currency")
-    actions = [approve_withdrawals, reject_withdrawals]
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # Needed for the actions; the form itself shows every field read-only.
-        return self.has_approve_permission(request)
-
-    def has_approve_permission(self, request: HttpRequest) -> bool:
-        return staff_has(request.user, "wallet.approve_withdrawal")
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [f.name for f in Withdrawal._meta.fields]
+    @admin.display(description="Review")
+    def review(self, obj: Withdrawal) -> str:
+        return format_html(
+            '<a href="{}">Review</a>', reverse("backoffice:withdrawal", args=[obj.pk])
+        )
 
 
 class AdjustmentForm(forms.ModelForm):  # type: ignore[type-arg]

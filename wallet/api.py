@@ -285,37 +285,58 @@ class WithdrawalDetailView(APIView):
         return Response(withdrawal_data(withdrawal))
 
 
+_DECIDED_EXAMPLE = {
+    **_WITHDRAWAL_EXAMPLE,
+    "resolution_transfer_id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+}
+E400_DECISION = _error(
+    "Malformed or invalid input (a reason is required).", "invalid", *E400_IDEMPOTENCY
+)
+
+
+def _decision_reason(request: Request) -> str:
+    body = s.DecisionRequestSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    return str(body.validated_data["reason"])
+
+
 class WithdrawalApproveView(APIView):
     permission_classes = [staff_permission("wallet.approve_withdrawal")]
 
     @extend_schema(
-        summary="Staff: approve (pays out the held funds)",
+        summary="Staff: approve, with a reason (pays out; above the four-eyes threshold "
+        "the first approval is recorded and a different staff member's second pays out)",
         parameters=[IDEMPOTENCY_PARAMETER],
-        request=None,
+        request=s.DecisionRequestSerializer,
         responses={
             200: s.WithdrawalSerializer,
-            400: _error("Malformed request.", *E400_IDEMPOTENCY[1:]),
+            400: E400_DECISION,
             403: _error("Staff only.", "permission_denied"),
             404: E404_WITHDRAWAL,
-            409: _error("Already decided.", "withdrawal_not_pending", "idempotency_key_reused"),
+            409: _error(
+                "Rejected or cancelled already, or the first approver approving again.",
+                "withdrawal_not_pending",
+                "second_approver_required",
+                "idempotency_key_reused",
+            ),
         },
         examples=[
             OpenApiExample(
+                "Checked", value={"reason": "KYC verified, history clean"}, request_only=True
+            ),
+            OpenApiExample(
                 "Approved",
-                value={
-                    **_WITHDRAWAL_EXAMPLE,
-                    "status": "approved",
-                    "resolution_transfer_id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
-                },
+                value={**_DECIDED_EXAMPLE, "status": "approved", "reason": "KYC verified"},
                 response_only=True,
                 status_codes=["200"],
-            )
+            ),
         ],
     )
     @idempotent
     def post(self, request: Request, pk: Any) -> Response:
-        s.ApproveRequestSerializer.refuse_unknown_fields(request.data)
-        withdrawal = services.withdrawal_approve(withdrawal_id=pk, staff_user=request.user)
+        withdrawal = services.withdrawal_approve(
+            withdrawal_id=pk, staff_user=request.user, reason=_decision_reason(request)
+        )
         return Response(withdrawal_data(withdrawal))
 
 
@@ -323,14 +344,12 @@ class WithdrawalRejectView(APIView):
     permission_classes = [staff_permission("wallet.approve_withdrawal")]
 
     @extend_schema(
-        summary="Staff: reject (funds released)",
+        summary="Staff: reject, with a reason (funds released)",
         parameters=[IDEMPOTENCY_PARAMETER],
-        request=s.RejectRequestSerializer,
+        request=s.DecisionRequestSerializer,
         responses={
             200: s.WithdrawalSerializer,
-            400: _error(
-                "Malformed or invalid input.", "invalid_reason", "invalid", *E400_IDEMPOTENCY
-            ),
+            400: E400_DECISION,
             403: _error("Staff only.", "permission_denied"),
             404: E404_WITHDRAWAL,
             409: _error("Already decided.", "withdrawal_not_pending", "idempotency_key_reused"),
@@ -339,12 +358,7 @@ class WithdrawalRejectView(APIView):
             OpenApiExample("KYC failed", value={"reason": "kyc"}, request_only=True),
             OpenApiExample(
                 "Rejected",
-                value={
-                    **_WITHDRAWAL_EXAMPLE,
-                    "status": "rejected",
-                    "resolution_transfer_id": "5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
-                    "reason": "kyc",
-                },
+                value={**_DECIDED_EXAMPLE, "status": "rejected", "reason": "kyc"},
                 response_only=True,
                 status_codes=["200"],
             ),
@@ -352,12 +366,39 @@ class WithdrawalRejectView(APIView):
     )
     @idempotent
     def post(self, request: Request, pk: Any) -> Response:
-        reason = s.RejectRequestSerializer.refuse_unknown_fields(request.data).get("reason", "")
-        if not isinstance(reason, str):
-            raise InvalidRequest("reason must be a string.", code="invalid_reason")
         withdrawal = services.withdrawal_reject(
-            withdrawal_id=pk, staff_user=request.user, reason=reason
+            withdrawal_id=pk, staff_user=request.user, reason=_decision_reason(request)
         )
+        return Response(withdrawal_data(withdrawal))
+
+
+class WithdrawalCancelView(APIView):
+    @extend_schema(
+        summary="Cancel your own withdrawal before it is paid out (the held funds return)",
+        parameters=[IDEMPOTENCY_PARAMETER],
+        request=s.CancelRequestSerializer,
+        responses={
+            200: s.WithdrawalSerializer,
+            400: _error("Malformed request.", "invalid", *E400_IDEMPOTENCY),
+            404: E404_WITHDRAWAL,
+            409: _error(
+                "Paid out or rejected already.", "withdrawal_not_pending", "idempotency_key_reused"
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "Cancelled",
+                value={**_DECIDED_EXAMPLE, "status": "cancelled",
+                       "reason": "cancelled by the player"},
+                response_only=True,
+                status_codes=["200"],
+            ),
+        ],
+    )  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: Any) -> Response:
+        s.CancelRequestSerializer.refuse_unknown_fields(request.data)
+        withdrawal = services.withdrawal_cancel(user=request.user, withdrawal_id=pk)
         return Response(withdrawal_data(withdrawal))
 
 

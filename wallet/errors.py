@@ -35,6 +35,12 @@ class WithdrawalNotPending(Conflict):
     default_code = "withdrawal_not_pending"
 
 
+class SecondApproverRequired(Conflict):
+    """The staff member who gave a withdrawal's first approval cannot give its second."""
+
+    default_code = "second_approver_required"
+
+
 class UnknownGateway(NotFound):
     default_code = "unknown_gateway"
 

@@ -40,10 +40,26 @@ class Deposit(models.Model):
 
 
 class Withdrawal(models.Model):
+    """A player's request to take money out: its funds are held (a pending transfer) until
+    staff approve (the hold is posted) or reject it, or the player cancels it (the hold is
+    voided). Above its currency's ``WALLET_WITHDRAWAL_FOUR_EYES_ABOVE`` it takes two
+    approvals by different staff members: the first is recorded on the row
+    (``first_approved_*``), the money moves only at the second (``wallet.services``)."""
+
     class Status(models.TextChoices):
         PENDING = "pending", "Pending (funds held)"
+        AWAITING_SECOND = (
+            "awaiting_second",
+            "Approved once (funds held, awaiting a second approval)",
+        )
         APPROVED = "approved", "Approved (paid out)"
         REJECTED = "rejected", "Rejected (funds released)"
+        CANCELLED = "cancelled", "Cancelled by the player (funds released)"
+
+    #: Still held: staff may decide, the player may cancel.
+    OPEN = (Status.PENDING, Status.AWAITING_SECOND)
+    #: Ended with the funds back on the player's account.
+    RELEASED = (Status.REJECTED, Status.CANCELLED)
 
     id = models.UUIDField(primary_key=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -62,13 +78,29 @@ class Withdrawal(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     reason = models.CharField(max_length=255, blank=True, default="")
+    first_approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    first_approved_at = models.DateTimeField(null=True, blank=True)
+    first_approval_reason = models.CharField(max_length=255, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         # Deciding a withdrawal pays money out or releases it: not a plain model change.
         permissions = [("approve_withdrawal", "Can approve or reject withdrawals")]
         constraints = [
-            models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_withdrawal_amount_gt_0")
+            models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_withdrawal_amount_gt_0"),
+            # The four-eyes rule's last guard: nobody gives both approvals.
+            models.CheckConstraint(
+                condition=Q(first_approved_by__isnull=True)
+                | Q(decided_by__isnull=True)
+                | ~Q(first_approved_by=models.F("decided_by")),
+                name="wallet_withdrawal_two_approvers",
+            ),
         ]
         indexes = [
             models.Index(fields=["user", "currency", "created_at"], name="wallet_wd_user_day"),

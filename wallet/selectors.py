@@ -158,7 +158,7 @@ HISTORY_FIELDS = ("deposits", "withdrawals", "play_money", "buy_ins", "cash_outs
 
 def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
     """Per calendar month (UTC) of the last ``months``, newest first: per currency the
-    player's confirmed deposits, withdrawals (pending or paid: not rejected), play money
+    player's confirmed deposits, withdrawals (pending or paid: not rejected or cancelled), play money
     received (sign-up grant and reloads), buy-ins and cash-outs at the tables, net result
     of the hands played and how many hands.
 
@@ -182,7 +182,7 @@ def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
     add(deposits.annotate(month=month).values("month", "currency").annotate(total=Sum("amount")),
         "deposits")  # fmt: skip
     withdrawals = Withdrawal.objects.filter(user_id=user_id, created_at__gte=since).exclude(
-        status=Withdrawal.Status.REJECTED
+        status__in=Withdrawal.RELEASED
     )
     add(withdrawals.annotate(month=month).values("month", "currency")
         .annotate(total=Sum("amount")), "withdrawals")  # fmt: skip

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from rest_framework import serializers
 
-from core.serializers import StrictSerializer
+from core.serializers import StrictCharField, StrictSerializer
 from ledger.models import TransferStatus
 from wallet.models import Deposit, Withdrawal
 
@@ -39,14 +39,16 @@ class MoneyRequestSerializer(StrictSerializer):
     )
 
 
-class ApproveRequestSerializer(StrictSerializer):
-    """Approving takes no fields: the body is ``{}`` or empty."""
+class DecisionRequestSerializer(StrictSerializer):
+    """A staff decision on a withdrawal: approving and rejecting both say why."""
 
-
-class RejectRequestSerializer(StrictSerializer):
-    reason = serializers.CharField(
-        required=False, allow_blank=True, help_text="Why (kept with the withdrawal)."
+    reason = StrictCharField(
+        max_length=255, help_text="Why (kept with the withdrawal and in the staff log)."
     )
+
+
+class CancelRequestSerializer(StrictSerializer):
+    """Cancelling takes no fields: the body is ``{}`` or empty."""
 
 
 class BalanceSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -7,7 +7,8 @@ duplicated request finds the original instead of moving money twice.
 Transaction contract
 --------------------
 * ``deposit_create``, ``deposit_webhook_handle``, ``withdrawal_request``,
-  ``withdrawal_approve``, ``withdrawal_reject``, ``adjustment_create``: each runs in its
+  ``withdrawal_approve``, ``withdrawal_reject``, ``withdrawal_cancel``,
+  ``adjustment_create``: each runs in its
   own durable transaction (``transaction.atomic(durable=True)``): they cannot be
   silently nested in someone else's transaction.
 * ``seat_buy_in``, ``seat_cash_out``, ``hand_settle`` (for the table layer) and
@@ -56,6 +57,7 @@ from wallet.errors import (
     DepositLimitReached,
     DepositMismatch,
     IdempotencyConflict,
+    SecondApproverRequired,
     UnknownCurrency,
     WithdrawalBelowMinimum,
     WithdrawalDailyLimit,
@@ -389,7 +391,7 @@ def withdrawal_request(
         with transaction.atomic(durable=True):
             today = _locked_totals(
                 Withdrawal, player=player, user_id=user.pk, currency=currency,
-                statuses=[Withdrawal.Status.PENDING, Withdrawal.Status.APPROVED],
+                statuses=[*Withdrawal.OPEN, Withdrawal.Status.APPROVED],
                 windows={"day": timedelta(days=1)},
             )["day"]  # fmt: skip
             daily_max = int(settings.WALLET_WITHDRAWAL_DAILY_MAX)
@@ -423,29 +425,46 @@ def withdrawal_request(
                 settings.WALLET_SANDBOX_AUTO_APPROVE_WITHDRAWALS
                 and gateway_get(gateway_name).confirms_immediately
             ):
-                _withdrawal_resolve(withdrawal, approve=True, staff_user=None, reason="auto")
+                _withdrawal_resolve(
+                    withdrawal, status=Withdrawal.Status.APPROVED, staff_user=None, reason="auto"
+                )
             return withdrawal
     except IntegrityError:  # the same request raced us and won
         return _same_request(Withdrawal.objects.get(pk=withdrawal_id), **expected)  # type: ignore[no-any-return]
 
 
+#: How a withdrawal ends: the resolution of its hold (post or void) and its ledger code.
+_ENDINGS = {
+    Withdrawal.Status.APPROVED: ("approve", False, "withdrawal"),
+    Withdrawal.Status.REJECTED: ("reject", True, "withdrawal_rejected"),
+    Withdrawal.Status.CANCELLED: ("cancel", True, "withdrawal_cancelled"),
+}
+
+
 def _withdrawal_resolve(
-    withdrawal: Withdrawal, *, approve: bool, staff_user: AbstractBaseUser | None, reason: str
+    withdrawal: Withdrawal,
+    *,
+    status: Withdrawal.Status,
+    staff_user: AbstractBaseUser | None,
+    reason: str,
 ) -> None:
-    resolution_id = derived_id("withdrawal", "approve" if approve else "reject", withdrawal.pk)
+    """Ends ``withdrawal`` as ``status``: its hold is posted (paid out) or voided (the
+    funds are the player's again) by one ledger transfer. Caller's transaction."""
+    name, void, code = _ENDINGS[status]
+    resolution_id = derived_id("withdrawal", name, withdrawal.pk)
     ledger_post_transfers_in_transaction(
         transfers=[
             PendingResolution(
                 id=resolution_id,
                 pending_id=withdrawal.hold_transfer_id,
-                void=not approve,
-                code="withdrawal" if approve else "withdrawal_rejected",
+                void=void,
+                code=code,
                 reference=f"withdrawal:{withdrawal.pk}",
                 metadata={"by": staff_user.pk if staff_user else None, "reason": reason},
             )
         ]
     )
-    withdrawal.status = Withdrawal.Status.APPROVED if approve else Withdrawal.Status.REJECTED
+    withdrawal.status = status
     withdrawal.resolution_transfer_id = resolution_id
     withdrawal.decided_by = staff_user  # type: ignore[assignment]
     withdrawal.decided_at = timezone.now()
@@ -453,48 +472,119 @@ def _withdrawal_resolve(
     withdrawal.save()
 
 
-def _withdrawal_decide(
-    *, withdrawal_id: uuid.UUID, staff_user: AbstractBaseUser, approve: bool, reason: str
+def withdrawal_needs_two_approvals(*, amount: int, currency: str) -> bool:
+    """Whether a withdrawal of ``amount`` takes two staff approvals (four eyes): above its
+    currency's ``WALLET_WITHDRAWAL_FOUR_EYES_ABOVE``, or always for a currency not listed."""
+    threshold = settings.WALLET_WITHDRAWAL_FOUR_EYES_ABOVE.get(currency)
+    return threshold is None or amount > threshold
+
+
+def _withdrawal_locked(
+    withdrawal_id: uuid.UUID, *, retried: Withdrawal.Status, user_id: int | None = None
 ) -> Withdrawal:
-    staff_require(staff_user, "wallet.approve_withdrawal")
-    target = Withdrawal.Status.APPROVED if approve else Withdrawal.Status.REJECTED
-    with transaction.atomic(durable=True):
-        withdrawal = Withdrawal.objects.select_for_update().filter(pk=withdrawal_id).first()
-        if withdrawal is None:
-            raise NotFound(f"No withdrawal {withdrawal_id}.", code="withdrawal_not_found")
-        if withdrawal.status == target:
-            return withdrawal  # a retried decision
-        if withdrawal.status != Withdrawal.Status.PENDING:
-            raise WithdrawalNotPending(
-                f"Withdrawal {withdrawal_id} is already {withdrawal.status}.",
-                status=withdrawal.status,
-            )
-        _withdrawal_resolve(withdrawal, approve=approve, staff_user=staff_user, reason=reason)
-        staff_log_record(
-            actor=staff_user,
-            action="withdrawal.approve" if approve else "withdrawal.reject",
-            target=f"withdrawal:{withdrawal.pk}",
-            subject_id=withdrawal.user_id,
-            reason=reason,
-            data={"amount": withdrawal.amount, "currency": withdrawal.currency},
+    """The withdrawal, row-locked (``user_id``: only that player's), still held or already
+    ``retried`` (what the caller's decision makes it: a retry finds it so), else 409
+    ``withdrawal_not_pending``. Caller's transaction."""
+    rows = Withdrawal.objects.select_for_update().filter(pk=withdrawal_id)
+    withdrawal = (rows if user_id is None else rows.filter(user_id=user_id)).first()
+    if withdrawal is None:
+        raise NotFound(f"No withdrawal {withdrawal_id}.", code="withdrawal_not_found")
+    if withdrawal.status != retried and withdrawal.status not in Withdrawal.OPEN:
+        raise WithdrawalNotPending(
+            f"Withdrawal {withdrawal.pk} is already {withdrawal.status}.", status=withdrawal.status
         )
+    return withdrawal
+
+
+def _withdrawal_log(withdrawal: Withdrawal, *, staff_user: AbstractBaseUser, action: str,
+                    reason: str) -> None:  # fmt: skip
+    staff_log_record(
+        actor=staff_user,
+        action=action,
+        target=f"withdrawal:{withdrawal.pk}",
+        subject_id=withdrawal.user_id,
+        reason=reason,
+        data={"amount": withdrawal.amount, "currency": withdrawal.currency,
+              "first_approved_by": withdrawal.first_approved_by_id},
+    )  # fmt: skip
+
+
+def withdrawal_approve(
+    *, withdrawal_id: uuid.UUID, staff_user: AbstractBaseUser, reason: str
+) -> Withdrawal:
+    """Approves a withdrawal, with a reason (finance staff). At or below its currency's
+    four-eyes threshold this pays it out (posts its hold); above it, the first approval is
+    recorded (``awaiting_second``, no money moves) and a different staff member's second
+    approval pays it out. Each approval is one staff-log line (``withdrawal.approve_first``
+    or ``withdrawal.approve``). Approving a paid-out withdrawal again is a no-op.
+
+    Refusals leave everything as it was: ``permission_denied`` (403), ``reason_required``
+    (400), ``withdrawal_not_found`` (404), ``withdrawal_not_pending`` (409: rejected or
+    cancelled) and ``second_approver_required`` (409: the first approver again)."""
+    reason = _staff_reason(
+        staff_user, reason, what="Approving a withdrawal", permission="wallet.approve_withdrawal"
+    )
+    with transaction.atomic(durable=True):
+        withdrawal = _withdrawal_locked(withdrawal_id, retried=Withdrawal.Status.APPROVED)
+        if withdrawal.status == Withdrawal.Status.APPROVED:
+            return withdrawal  # a retried decision
+        if withdrawal.status == Withdrawal.Status.AWAITING_SECOND:
+            if withdrawal.first_approved_by_id == staff_user.pk:
+                raise SecondApproverRequired(
+                    f"You gave withdrawal {withdrawal.pk} its first approval: a different "
+                    "staff member gives the second.",
+                    first_approved_by=staff_user.pk,
+                )
+        elif withdrawal_needs_two_approvals(amount=withdrawal.amount, currency=withdrawal.currency):
+            withdrawal.status = Withdrawal.Status.AWAITING_SECOND
+            withdrawal.first_approved_by = staff_user  # type: ignore[assignment]
+            withdrawal.first_approved_at = timezone.now()
+            withdrawal.first_approval_reason = reason[:255]
+            withdrawal.save()
+            _withdrawal_log(withdrawal, staff_user=staff_user, action="withdrawal.approve_first",
+                            reason=reason)  # fmt: skip
+            return withdrawal
+        _withdrawal_resolve(withdrawal, status=Withdrawal.Status.APPROVED, staff_user=staff_user,
+                            reason=reason)  # fmt: skip
+        _withdrawal_log(withdrawal, staff_user=staff_user, action="withdrawal.approve",
+                        reason=reason)  # fmt: skip
         return withdrawal
 
 
-def withdrawal_approve(*, withdrawal_id: uuid.UUID, staff_user: AbstractBaseUser) -> Withdrawal:
-    """Pays out a pending withdrawal (posts its hold). Retrying is a no-op."""
-    return _withdrawal_decide(
-        withdrawal_id=withdrawal_id, staff_user=staff_user, approve=True, reason=""
-    )
-
-
 def withdrawal_reject(
-    *, withdrawal_id: uuid.UUID, staff_user: AbstractBaseUser, reason: str = ""
+    *, withdrawal_id: uuid.UUID, staff_user: AbstractBaseUser, reason: str
 ) -> Withdrawal:
-    """Rejects a pending withdrawal: its hold is voided, the funds are available again."""
-    return _withdrawal_decide(
-        withdrawal_id=withdrawal_id, staff_user=staff_user, approve=False, reason=reason
+    """Rejects a withdrawal not yet paid out, with a reason (finance staff; one approval
+    already given or not): its hold is voided, the funds are available again. One
+    staff-log line (``withdrawal.reject``); rejecting it again is a no-op."""
+    reason = _staff_reason(
+        staff_user, reason, what="Rejecting a withdrawal", permission="wallet.approve_withdrawal"
     )
+    with transaction.atomic(durable=True):
+        withdrawal = _withdrawal_locked(withdrawal_id, retried=Withdrawal.Status.REJECTED)
+        if withdrawal.status == Withdrawal.Status.REJECTED:
+            return withdrawal  # a retried decision
+        _withdrawal_resolve(withdrawal, status=Withdrawal.Status.REJECTED, staff_user=staff_user,
+                            reason=reason)  # fmt: skip
+        _withdrawal_log(withdrawal, staff_user=staff_user, action="withdrawal.reject",
+                        reason=reason)  # fmt: skip
+        return withdrawal
+
+
+def withdrawal_cancel(*, user: AbstractBaseUser, withdrawal_id: uuid.UUID) -> Withdrawal:
+    """The player cancels their own withdrawal while staff have not paid it out: its hold
+    is voided (one ledger transfer), the funds are available again. Cancelling it again
+    is a no-op; someone else's is ``withdrawal_not_found`` (404), a decided one
+    ``withdrawal_not_pending`` (409)."""
+    with transaction.atomic(durable=True):
+        withdrawal = _withdrawal_locked(
+            withdrawal_id, retried=Withdrawal.Status.CANCELLED, user_id=user.pk
+        )
+        if withdrawal.status == Withdrawal.Status.CANCELLED:
+            return withdrawal  # a retry
+        _withdrawal_resolve(withdrawal, status=Withdrawal.Status.CANCELLED, staff_user=None,
+                            reason="cancelled by the player")  # fmt: skip
+        return withdrawal
 
 
 # --- tables (called by the table layer inside ITS transaction) -------------------------

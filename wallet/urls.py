@@ -23,6 +23,11 @@ urlpatterns = [
         api.WithdrawalRejectView.as_view(),
         name="wallet-withdrawal-reject",
     ),
+    path(
+        "wallet/withdrawals/<uuid:pk>/cancel/",
+        api.WithdrawalCancelView.as_view(),
+        name="wallet-withdrawal-cancel",
+    ),
     path("wallet/transactions/", api.TransactionsView.as_view(), name="wallet-transactions"),
     path("account/limits/", api_responsible.AccountLimitsView.as_view(), name="account-limits"),
     path("account/timeout/", api_responsible.AccountTimeoutView.as_view(), name="account-timeout"),

@@ -34,8 +34,9 @@ from wallet import selectors
 from wallet.amounts import PLAY_MONEY, money_format
 from wallet.forms import KycSubmitForm, MoneyForm, SignupForm
 from wallet.kyc import kyc_status_of, kyc_submit
+from wallet.models import Withdrawal
 from wallet.reload import play_money_reload
-from wallet.services import deposit_create, derived_id, withdrawal_request
+from wallet.services import deposit_create, derived_id, withdrawal_cancel, withdrawal_request
 from wallet.web_refusals import refusal_said
 
 #: Rows per page of the transaction lists.
@@ -94,6 +95,7 @@ TRANSFER_WORDS = {
     "deposit": "Deposit",
     "withdrawal": "Withdrawal",
     "withdrawal_rejected": "Withdrawal rejected (money back)",
+    "withdrawal_cancelled": "Withdrawal cancelled (money back)",
     "buy_in": "Table buy-in",
     "cash_out": "Table cash-out",
     "adjustment": "Correction by support",
@@ -139,6 +141,8 @@ def wallet(request: HttpRequest) -> HttpResponse:
         "transactions": signed_rows(page.object_list, own),
         "deposits": selectors.wallet_deposits(user_id=user_id)[:RECENT_PAYMENTS],
         "withdrawals": selectors.wallet_withdrawals(user_id=user_id)[:RECENT_PAYMENTS],
+        # Held until staff pay them out: the player may still cancel them.
+        "open_statuses": Withdrawal.OPEN,
         # A fresh key per render: each rendered form moves money at most once.
         "deposit_form": MoneyForm(initial={"key": _key()}, auto_id="deposit_%s"),
         "withdrawal_form": MoneyForm(initial={"key": _key()}, auto_id="withdrawal_%s"),
@@ -211,6 +215,24 @@ def wallet_withdraw(request: HttpRequest) -> HttpResponse:
             request,
             f"Withdrawal of {money_format(withdrawal.amount, withdrawal.currency)}: "
             f"{withdrawal.status}.",
+        )
+    return _back_to_wallet()
+
+
+@require_POST
+@login_required(login_url="web-login")
+def wallet_withdrawal_cancel(request: HttpRequest, withdrawal_id: uuid.UUID) -> HttpResponse:
+    """Cancels the player's own withdrawal that staff have not paid out: the held funds
+    are available again. Posting it twice cancels once."""
+    try:
+        withdrawal = withdrawal_cancel(user=request.user, withdrawal_id=withdrawal_id)  # type: ignore[arg-type]
+    except DomainError as error:
+        messages.error(request, refusal_said(error))
+    else:
+        messages.success(
+            request,
+            f"Withdrawal of {money_format(withdrawal.amount, withdrawal.currency)} cancelled: "
+            "the money is available again.",
         )
     return _back_to_wallet()
 

@@ -11,6 +11,11 @@ urlpatterns = [
     path("wallet/", web_account.wallet, name="web-account-wallet"),
     path("wallet/deposit/", web_account.wallet_deposit, name="web-account-deposit"),
     path("wallet/withdraw/", web_account.wallet_withdraw, name="web-account-withdraw"),
+    path(
+        "wallet/withdrawals/<uuid:withdrawal_id>/cancel/",
+        web_account.wallet_withdrawal_cancel,
+        name="web-account-withdrawal-cancel",
+    ),
     path("wallet/reload/", web_account.wallet_reload, name="web-account-reload"),
     path("wallet/kyc/", web_account.wallet_kyc, name="web-account-kyc"),
 ]

@@ -142,12 +142,9 @@ def timeout(request: HttpRequest) -> HttpResponse:
         except DomainError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, f"Done: {_restriction_said(restriction)}")
+            messages.success(request, f"Done: {restriction_said(restriction)}")
             return HttpResponseRedirect(reverse("web-account-timeout"))
-    current = [
-        {"kind": r.kind, "ends_at": r.ends_at, "said": _restriction_said(r)}
-        for r in selectors.account_restrictions(user_id=user.pk)
-    ]
+    current = [restriction_shown(r) for r in selectors.account_restrictions(user_id=user.pk)]
     return render(
         request,
         "wallet/timeout.html",
@@ -155,12 +152,21 @@ def timeout(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _restriction_said(r: Restriction) -> str:
+def restriction_shown(r: Restriction) -> dict[str, Any]:
+    """A player's own restriction as the pages show it: kind, end and what it means."""
+    return {"kind": r.kind, "ends_at": r.ends_at, "said": restriction_said(r)}
+
+
+#: What a time-out or self-exclusion stops, and what it leaves open.
+_PAUSED = "No deposits and no table play meanwhile; withdrawals stay open."
+
+
+def restriction_said(r: Restriction) -> str:
     if r.kind == Restriction.Kind.SELF_EXCLUSION:
         if r.ends_at is not None and r.ends_at <= timezone.now():
-            return "you have excluded yourself until support lifts it. Withdrawals stay open."
+            return f"you have excluded yourself until support lifts it. {_PAUSED}"
         return (
             f"you have excluded yourself until at least {_when(r.ends_at)}; after that, "
-            "only support can lift it. Withdrawals stay open."
+            f"only support can lift it. {_PAUSED}"
         )
-    return f"you are on a time-out until {_when(r.ends_at)}. Withdrawals stay open."
+    return f"you are on a time-out until {_when(r.ends_at)}. {_PAUSED}"

@@ -112,7 +112,7 @@ def test_deposits_and_withdrawals_by_day_currency_and_status(player, make_user) 
         )
     ids = [post(player, "/api/v1/wallet/withdrawals/", {"amount": a, "currency": "EUR"}).json()["id"]
            for a in (1_000, 300, 500)]  # fmt: skip
-    withdrawal_approve(withdrawal_id=ids[0], staff_user=finance)
+    withdrawal_approve(withdrawal_id=ids[0], staff_user=finance, reason="ok")
     withdrawal_reject(withdrawal_id=ids[1], staff_user=finance, reason="kyc")
     today = datetime.now(UTC).date().isoformat()
     rows = {(r["day"], r["currency"], r["kind"]): r for r in payments_report(period=Period.last())}
@@ -121,8 +121,10 @@ def test_deposits_and_withdrawals_by_day_currency_and_status(player, make_user) 
     assert (deposits["count"], deposits["total"]) == (3, 10_000 + sum(amounts))
     assert (withdrawals["count"], withdrawals["total"]) == (3, 1_800)
     assert withdrawals["statuses"] == {"pending": {"count": 1, "sum": 500},
+                                       "awaiting_second": {"count": 0, "sum": 0},
                                        "approved": {"count": 1, "sum": 1_000},
-                                       "rejected": {"count": 1, "sum": 300}}  # fmt: skip
+                                       "rejected": {"count": 1, "sum": 300},
+                                       "cancelled": {"count": 0, "sum": 0}}  # fmt: skip
     client = _client(make_user(role="support"))
     assert client.get("/staff/reports/payments/").status_code == 200
     parsed = _csv(client.get("/staff/reports/payments/?format=csv"))

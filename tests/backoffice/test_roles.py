@@ -141,14 +141,15 @@ def pending(player: Any) -> Withdrawal:
     return Withdrawal.objects.get(pk=body["id"])
 
 
-def _admin_action(user: Any, action: str, withdrawal: Withdrawal) -> Any:
+def _review(user: Any, withdrawal: Withdrawal, **body: str) -> Any:
+    """The withdrawal's review page as ``user``: read it, or post a decision."""
     client = Client()
     client.force_login(user)
-    return client.post("/admin/wallet/withdrawal/",
-                       {"action": action, "_selected_action": [str(withdrawal.pk)]}, follow=True)  # fmt: skip
+    url = f"/staff/withdrawals/{withdrawal.pk}/"
+    return client.post(url, body, follow=True) if body else client.get(url)
 
 
-def test_support_cannot_approve_a_withdrawal_in_the_admin_or_the_service(
+def test_support_cannot_approve_a_withdrawal_on_its_review_page_or_the_service(
     make_user, pending
 ) -> None:
     support = make_user(role="support")
@@ -157,11 +158,12 @@ def test_support_cannot_approve_a_withdrawal_in_the_admin_or_the_service(
         player_account(user_id=pending.user_id, currency="EUR"),
     )
     before = Account.objects.values("balance", "held").get(pk=account.pk)
-    page = _admin_action(support, "approve_withdrawals", pending)
+    page = _review(support, pending)
     assert page.status_code == 200
-    assert "approve_withdrawals" not in page.content.decode()  # the action is not offered
+    assert 'data-testid="decision-form"' not in page.content.decode()  # no decision offered
+    assert _review(support, pending, decision="approve", reason="fine").status_code == 403
     with pytest.raises(Forbidden) as refused:
-        withdrawal_approve(withdrawal_id=pending.pk, staff_user=support)
+        withdrawal_approve(withdrawal_id=pending.pk, staff_user=support, reason="fine")
     assert refused.value.code == "permission_denied" and refused.value.status == 403
     with pytest.raises(Forbidden):
         withdrawal_reject(withdrawal_id=pending.pk, staff_user=support, reason="no")
@@ -172,24 +174,25 @@ def test_support_cannot_approve_a_withdrawal_in_the_admin_or_the_service(
     assert not StaffAction.objects.exists()
 
 
-def test_finance_approves_a_withdrawal_in_the_admin_and_the_staff_log_says_so(
+def test_finance_approves_a_withdrawal_on_its_review_page_and_the_staff_log_says_so(
     make_user, pending
 ) -> None:
     finance = make_user(role="finance")
-    page = _admin_action(finance, "approve_withdrawals", pending)
-    assert "1 withdrawal(s) approved" in page.content.decode()
+    page = _review(finance, pending, decision="approve", reason="KYC fine")
+    assert "Withdrawal approved (paid out)." in page.content.decode()
     pending.refresh_from_db()
     assert pending.status == "approved" and pending.decided_by == finance
     (line,) = StaffAction.objects.all()
-    assert (line.actor, line.action, line.target, line.subject_id) == (
+    assert (line.actor, line.action, line.target, line.subject_id, line.reason) == (
         finance,
         "withdrawal.approve",
         f"withdrawal:{pending.pk}",
         pending.user_id,
+        "KYC fine",
     )
-    assert line.data == {"amount": 1_000, "currency": "EUR"}
+    assert line.data == {"amount": 1_000, "currency": "EUR", "first_approved_by": None}
     # Approving again changes nothing and logs nothing.
-    withdrawal_approve(withdrawal_id=pending.pk, staff_user=finance)
+    withdrawal_approve(withdrawal_id=pending.pk, staff_user=finance, reason="again")
     assert StaffAction.objects.count() == 1 and ledger_audit().ok
 
 

@@ -39,7 +39,7 @@ def test_every_wallet_post_documents_its_idempotency_key_and_responses(tmp_path:
     wallet_posts = {
         path: ops["post"] for path, ops in paths.items() if "/wallet/" in path and "post" in ops
     }
-    assert len(wallet_posts) == 4  # deposits, withdrawals, approve, reject
+    assert len(wallet_posts) == 5  # deposits, withdrawals, approve, reject, cancel
     for path, op in wallet_posts.items():
         headers = {p["name"]: p for p in op.get("parameters", []) if p["in"] == "header"}
         assert headers["Idempotency-Key"]["required"] is True, path

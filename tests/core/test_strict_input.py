@@ -29,6 +29,7 @@ POST_ENDPOINTS = [
     "/api/v1/wallet/withdrawals/",
     "/api/v1/wallet/withdrawals/{withdrawal}/approve/",
     "/api/v1/wallet/withdrawals/{withdrawal}/reject/",
+    "/api/v1/wallet/withdrawals/{withdrawal}/cancel/",
     "/api/v1/tables/",
     "/api/v1/tables/{table}/sit/",
     "/api/v1/tables/{table}/leave/",
@@ -44,6 +45,7 @@ VALID_BODIES: dict[str, dict[str, Any]] = {
     "/api/v1/auth/token/": {"username": "newcomer", "password": "pw-Str0ng-enough!"},
     "/api/v1/wallet/deposits/": {"amount": 100, "currency": "EUR"},
     "/api/v1/wallet/withdrawals/": {"amount": 100, "currency": "EUR"},
+    "/api/v1/wallet/withdrawals/{withdrawal}/approve/": {"reason": "checked"},
     "/api/v1/wallet/withdrawals/{withdrawal}/reject/": {"reason": "kyc"},
     "/api/v1/tables/": {
         "name": "Extra",

@@ -43,24 +43,27 @@ def test_ledger_admin_lists_balances_and_allows_no_edits(admin_client, player):
         assert admin_client.get(url).status_code == 200
 
 
-def test_withdrawal_admin_actions_approve_and_reject(admin_client, player):
+def test_the_withdrawal_admin_decides_nothing_in_bulk_and_links_each_review(admin_client, player):
     ids = [
         post(player, "/api/v1/wallet/withdrawals/", {"amount": 1_000, "currency": "EUR"}).json()[
             "id"
         ]
         for _ in range(2)
     ]
-    response = admin_client.post(
-        "/admin/wallet/withdrawal/",
-        {"action": "approve_withdrawals", "_selected_action": [ids[0]]},
-        follow=True,
-    )
-    assert response.status_code == 200
+    transfers = Transfer.objects.count()
+    listing = admin_client.get("/admin/wallet/withdrawal/")
+    assert listing.status_code == 200
+    html = listing.content.decode()
+    assert "approve_withdrawals" not in html and "reject_withdrawals" not in html
+    assert all(f'href="/staff/withdrawals/{i}/"' in html for i in ids)
+    # A forged bulk action is not one the admin knows: nothing is decided.
     admin_client.post(
-        "/admin/wallet/withdrawal/", {"action": "reject_withdrawals", "_selected_action": ids}
+        "/admin/wallet/withdrawal/", {"action": "approve_withdrawals", "_selected_action": ids}
     )
-    statuses = dict(Withdrawal.objects.filter(pk__in=ids).values_list("pk", "status"))
-    assert sorted(statuses.values()) == ["approved", "rejected"]
+    assert set(Withdrawal.objects.filter(pk__in=ids).values_list("status", flat=True)) == {
+        "pending"
+    }
+    assert Transfer.objects.count() == transfers
     assert admin_client.get(f"/admin/wallet/withdrawal/{ids[0]}/change/").status_code == 200
     assert ledger_audit().ok
 

@@ -59,7 +59,7 @@ def test_a_withdrawal_beyond_the_available_funds_is_422_and_writes_nothing(playe
 def test_staff_approve_pays_out_and_reject_releases(player, staff):
     first = post(player, WITHDRAWALS, {"amount": 1_000, "currency": "EUR"}).json()
     second = post(player, WITHDRAWALS, {"amount": 2_000, "currency": "EUR"}).json()
-    approved = post(staff, f"{WITHDRAWALS}{first['id']}/approve/")
+    approved = post(staff, f"{WITHDRAWALS}{first['id']}/approve/", {"reason": "checked"})
     assert approved.status_code == 200 and approved.json()["status"] == "approved"
     rejected = post(staff, f"{WITHDRAWALS}{second['id']}/reject/", {"reason": "kyc"})
     assert rejected.json()["status"] == "rejected" and rejected.json()["reason"] == "kyc"
@@ -69,9 +69,10 @@ def test_staff_approve_pays_out_and_reject_releases(player, staff):
         "held": 0,
         "available": 9_000,
     }
-    again = post(staff, f"{WITHDRAWALS}{first['id']}/approve/")  # a new key, same decision
+    # a new key, same decision
+    again = post(staff, f"{WITHDRAWALS}{first['id']}/approve/", {"reason": "checked"})
     assert again.status_code == 200
-    refused = post(staff, f"{WITHDRAWALS}{first['id']}/reject/")
+    refused = post(staff, f"{WITHDRAWALS}{first['id']}/reject/", {"reason": "late"})
     assert refused.status_code == 409 and refused.json()["code"] == "withdrawal_not_pending"
     assert ledger_audit().ok
 
@@ -86,7 +87,9 @@ def test_players_cannot_decide_withdrawals_or_see_others(player, auth_client):
 
 
 def test_an_unknown_withdrawal_is_404_for_staff(staff):
-    response = post(staff, f"{WITHDRAWALS}00000000-0000-0000-0000-000000000000/approve/")
+    response = post(
+        staff, f"{WITHDRAWALS}00000000-0000-0000-0000-000000000000/approve/", {"reason": "x"}
+    )
     assert response.status_code == 404 and response.json()["code"] == "withdrawal_not_found"
 
 

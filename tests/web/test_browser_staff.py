@@ -1,7 +1,7 @@
 """A finance staff member in headless Chromium, on a production-mode server (two factors
 on by default): signs in with a password, is sent to enrol an authenticator, types the
-code computed from the secret the page shows, approves a withdrawal in the admin and
-reads the staff log's line about it, in the admin and on the player's profile. Screenshots in test-artifacts/."""
+code computed from the secret the page shows, approves a withdrawal on its review page
+(from the admin's list) with a reason and reads the staff log's line about it, in the admin and on the player's profile. Screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -67,11 +67,25 @@ def test_staff_sign_in_with_two_factors_approve_a_withdrawal_and_read_the_staff_
         page.get_by_test_id("otp-submit").click()
         page.wait_for_url(f"{base}/admin/wallet/withdrawal/")
 
-        page.check(f"input[name=_selected_action][value='{withdrawal.pk}']")
-        page.select_option("select[name=action]", "approve_withdrawals")
-        page.click("button[name=index]")
-        expect(page.locator("ul.messagelist")).to_contain_text("1 withdrawal(s) approved.")
+        # The admin decides nothing in bulk: its list links each withdrawal's review page.
+        expect(page.locator("select[name=action] option[value=approve_withdrawals]")).to_have_count(
+            0
+        )
+        page.locator(f"a[href='/staff/withdrawals/{withdrawal.pk}/']").click()
+        page.wait_for_url(f"{base}/staff/withdrawals/{withdrawal.pk}/")
+        expect(page.get_by_test_id("review-amount")).to_have_text("12.00 EUR")
+        expect(page.get_by_test_id("review-kyc")).to_have_text("unverified")
+        expect(page.get_by_test_id("review-balance-EUR")).to_contain_text("50.00 EUR")
+        page.screenshot(path=str(ARTIFACTS / "staff-withdrawal-review.png"), full_page=True)
+        page.get_by_test_id("decision-approve").click()  # no reason: the browser asks for one
+        expect(page.get_by_test_id("review-status")).to_have_attribute("data-status", "pending")
+        page.get_by_test_id("decision-reason").fill("identity and history checked")
+        page.get_by_test_id("decision-approve").click()
+        expect(page.get_by_test_id("messages")).to_contain_text("Withdrawal approved (paid out).")
+        expect(page.get_by_test_id("review-status")).to_have_attribute("data-status", "approved")
+        expect(page.get_by_test_id("review-log-row")).to_contain_text("withdrawal.approve")
         page.screenshot(path=str(ARTIFACTS / "staff-withdrawal-approved.png"), full_page=True)
+        _collect(page, violations)
 
         page.goto(f"{base}/admin/backoffice/staffaction/")
         row = page.locator("#result_list tbody tr").first
@@ -94,7 +108,9 @@ def test_staff_sign_in_with_two_factors_approve_a_withdrawal_and_read_the_staff_
     assert errors == [], errors
     assert Withdrawal.objects.get(pk=withdrawal.pk).status == "approved"
     line = StaffAction.objects.get(action="withdrawal.approve")
-    assert (line.actor_id, line.subject_id) == (finance.pk, player.pk)
+    assert (line.actor_id, line.subject_id, line.reason) == (
+        finance.pk, player.pk, "identity and history checked",
+    )  # fmt: skip
 
 
 def test_staff_replay_a_hand_with_every_card_and_read_the_rake_report(make_user, monkeypatch):

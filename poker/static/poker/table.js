@@ -224,7 +224,8 @@
       node.style.top = `${pos.top}%`;
       if (!row) {
         node.append(el("div", { class: "seat-name" }, `Seat ${number}`));
-        const canChoose = cfg.user && !me && S.view.table.status !== "closed";
+        // No sit form: watching only (signed out, or a time-out or self-exclusion runs).
+        const canChoose = Boolean(byTestId("sit-form")) && !me && S.view.table.status !== "closed";
         const label = el("div", { class: "seat-empty" }, canChoose ? "Sit here" : "empty");
         node.append(label);
         if (canChoose) {
