@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
+from core.authentication import token_staff_check
 from core.errors import Conflict, DomainError, InvalidRequest
 
 #: Called with the new user inside the registration transaction (the wallet registers
@@ -51,5 +52,6 @@ def token_obtain(*, username: str, password: str) -> str:
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
         raise AuthenticationFailed("Invalid username or password.")
+    token_staff_check(user=user)
     token, _ = Token.objects.get_or_create(user=user)
     return token.key
