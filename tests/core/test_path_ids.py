@@ -96,3 +96,22 @@ def test_path_ids_are_documented_as_the_ids_a_row_can_have() -> None:
         "minimum": 1,
         "maximum": 2**63 - 1,
     }
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "/admin/fraud/case/{}/change/",
+        "/admin/fraud/case/{}/act/dismiss/",
+        "/admin/handhistory/exportjob/{}/download/",
+        "/admin/wallet/restriction/{}/lift/",
+    ],
+)
+def test_an_impossible_id_in_an_admin_address_is_no_error(
+    client: Any, make_user: Any, page: str
+) -> None:
+    client.force_login(make_user(role="admin"))
+    for bad in BAD_IDS:
+        response = client.get(page.format(bad))
+        # The admin's own answer to an unknown object: back to the index, or 404.
+        assert response.status_code in (302, 404), (page.format(bad), response.status_code)
