@@ -10,8 +10,12 @@ from django.contrib.auth.admin import UserAdmin
 from django.urls import reverse
 from django.utils.html import format_html
 
+from backoffice.admin_login import ThrottledAdminAuthenticationForm
 from backoffice.models import StaffAction
 from core.admin import ReadOnlyAdmin
+
+# The admin's login counts failures and refuses past the allowance like the site's others.
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 
 @admin.register(StaffAction)

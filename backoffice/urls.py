@@ -16,8 +16,8 @@ urlpatterns: list[URLPattern] = [
     path("reports/", report_views.reports_index, name="reports"),
     path("reports/rake/<str:by>/", report_views.rake_report, name="report-rake"),
     path("reports/payments/", report_views.payments_report, name="report-payments"),
-    path("players/<int:user_id>/", report_views.player_profile_page, name="player"),
-    path("hands/<int:hand_id>/", report_views.hand_page, name="hand"),
+    path("players/<id:user_id>/", report_views.player_profile_page, name="player"),
+    path("hands/<id:hand_id>/", report_views.hand_page, name="hand"),
     path("withdrawals/", withdrawal_views.withdrawals_page, name="withdrawals"),
     path("withdrawals/<uuid:withdrawal_id>/", withdrawal_views.withdrawal_page, name="withdrawal"),
 ]

@@ -245,7 +245,8 @@ if DEBUG:
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # DRF's, refusing staff tokens while STAFF_2FA_REQUIRED is on.
+        "core.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -283,6 +284,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Several models have a "status": each choice set gets its own name.
     "ENUM_NAME_OVERRIDES": {"CaseStatusEnum": "fraud.models.Case.Status"},
+    # ``<id:...>`` in a path (core.converters): the ids a row can have, nothing else routes.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "format": "int64", "minimum": 1, "maximum": 2**63 - 1}
+    },
 }
 
 # --- i18n / static ------------------------------------------------------------------

@@ -6,6 +6,7 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from backoffice.admin_login import admin_login
 from core import api as core_api
 from wallet import web_account
 
@@ -29,6 +30,8 @@ urlpatterns = [
         r"^admin/poker/hand/(?P<rest>.*)$",
         RedirectView.as_view(url="/admin/handhistory/hand/%(rest)s", query_string=True),
     ),
+    # The admin's own login page, answering 429 when its throttled form refuses.
+    path("admin/login/", admin_login, name="admin-login"),
     path("admin/", admin.site.urls),
     path("staff/", include("backoffice.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

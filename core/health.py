@@ -1,5 +1,5 @@
-"""Health probes for the database, the cache/channel layer, the task broker and the
-periodic tasks (the shot clock's sweeper)."""
+"""Health probes for the database, the cache/channel layer, the task broker, the
+periodic tasks (the shot clock's sweeper) and which store the login throttle counts in."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
+
+from core.throttling import login_throttle_health
 
 #: The cache key where the shot-clock sweeper records when it last ran (a wall-clock
 #: time: the sweeping process and the one answering /healthz may differ).
@@ -94,6 +96,7 @@ CHECKS: dict[str, Callable[[], str]] = {
     "channel_layer": _check_channel_layer,
     "broker": _check_broker,
     "periodic": _check_periodic,
+    "login_throttle": login_throttle_health,
 }
 
 

@@ -9,6 +9,8 @@ import uuid
 from collections.abc import Callable
 from http import HTTPStatus
 
+from csp.constants import HEADER as CSP_HEADER
+from csp.utils import build_policy
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from core.exceptions import error_body
@@ -49,6 +51,8 @@ class RequestIdMiddleware:
 
 
 _API_PREFIX = "/api/"
+#: The headers of a replaced response that describe its old body.
+_BODY_HEADERS = ("content-type", "content-length", "content-encoding", "content-disposition")
 _STATUS_CODES = {
     400: "malformed_request",
     401: "not_authenticated",
@@ -98,7 +102,14 @@ def _json_error(response: HttpResponse) -> HttpResponse:
         extra = {"request_id": request_id_var.get()} if status >= 500 else {}
         body = error_body(code, f"{HTTPStatus(status).phrase}.", extra)
     replaced = JsonResponse(body, status=status)
-    for header in ("Allow", "Retry-After", "WWW-Authenticate"):
-        if header in response:
-            replaced[header] = response[header]
+    # Everything the inner middleware put on the response stays (the security headers,
+    # Allow, Retry-After, cookies ...): only the body and what describes it change.
+    for header, value in response.items():
+        if header.lower() not in _BODY_HEADERS:
+            replaced[header] = value
+    replaced.cookies = response.cookies
+    # django-csp leaves Django's debug pages (404/500 under DEBUG) without a policy, for
+    # their inline styles; the JSON that replaces them gets the site's policy.
+    if CSP_HEADER not in replaced:
+        replaced[CSP_HEADER] = build_policy()
     return replaced

@@ -10,7 +10,9 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
-from core.errors import Conflict, DomainError, InvalidRequest
+from core.authentication import token_staff_check
+from core.errors import DomainError, InvalidRequest
+from core.usernames import username_check, username_taken
 
 #: Called with the new user inside the registration transaction (the wallet registers
 #: its play-money grant here), so a user never exists without what goes with it.
@@ -30,6 +32,7 @@ def user_register(*, username: str, password: str) -> AbstractBaseUser:
         user_model.username_validator(username)  # type: ignore[attr-defined]
     except DjangoValidationError as exc:
         raise InvalidRequest(" ".join(exc.messages), code="invalid_username") from None
+    username_check(username=username)
     try:
         password_validation.validate_password(password, user=candidate)
     except DjangoValidationError as exc:
@@ -41,8 +44,8 @@ def user_register(*, username: str, password: str) -> AbstractBaseUser:
             user = user_model.objects.create_user(username=username, password=password)
             for hook in REGISTRATION_HOOKS:
                 hook(user)
-    except IntegrityError:
-        raise Conflict(f"The username {username!r} is taken.", code="username_taken") from None
+    except IntegrityError:  # a sign-up under the same key won the race (the unique index)
+        raise username_taken(username) from None
     return user
 
 
@@ -51,5 +54,6 @@ def token_obtain(*, username: str, password: str) -> str:
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
         raise AuthenticationFailed("Invalid username or password.")
+    token_staff_check(user=user)
     token, _ = Token.objects.get_or_create(user=user)
     return token.key

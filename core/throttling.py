@@ -10,17 +10,70 @@ one address (for any account) within ``LOGIN_THROTTLE_WINDOW_S`` -- and then eve
 right password is refused until the window has moved on. Two failures at the very same
 moment may be counted once (the history is read, then written): a guesser gains at most
 the number of requests it can keep in flight at once.
+
+While the shared cache cannot be reached (Redis down), logins still work: the failures
+are counted in this process's memory meanwhile (a guesser spread over N processes gets N
+times the allowance, still bounded), the switch and the return are logged, and
+``/healthz`` reports the login throttle as degraded (``login_throttle_health``).
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any, ClassVar
+import logging
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest
 from rest_framework.exceptions import Throttled
 from rest_framework.throttling import SimpleRateThrottle
+
+from core.ws_guard import LAYER_ERRORS as UNREACHABLE
+
+logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
+#: Where failures are counted while the shared cache is unreachable: this process only.
+#: Entries expire with the window; the bound keeps a flood of names from growing it.
+_LOCAL = LocMemCache("login-throttle-fallback", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
+#: Whether the last use of the shared cache failed (to log the switch and the return once).
+_shared_down = False
+
+
+def _counted(operation: Callable[[BaseCache], _T]) -> _T:
+    """``operation`` on the shared cache, or on this process's while that is unreachable."""
+    global _shared_down
+    try:
+        result = operation(caches["default"])
+    except UNREACHABLE as exc:
+        if not _shared_down:
+            logger.warning(
+                "login throttle: shared cache unreachable, counting failed logins "
+                "per-process until it answers again",
+                extra={"error": f"{type(exc).__name__}: {exc}"[:200]},
+            )
+        _shared_down = True
+        return operation(_LOCAL)
+    if _shared_down:
+        logger.warning("login throttle: shared cache reachable again")
+        _shared_down = False
+    return result
+
+
+def login_throttle_health() -> str:
+    """For ``/healthz``: which store counts failed logins; raises while it is the fallback."""
+    try:
+        caches["default"].get("login-throttle-probe")
+    except UNREACHABLE as exc:
+        raise RuntimeError(
+            f"shared cache unreachable ({type(exc).__name__}): failed logins are counted "
+            "per-process"
+        ) from exc
+    return f"shared ({type(caches['default']).__name__})"
 
 
 class _LoginThrottle(SimpleRateThrottle):
@@ -44,7 +97,7 @@ class _LoginThrottle(SimpleRateThrottle):
     def over(self, request: HttpRequest) -> bool:
         """Whether the failures in the window already reach the allowance (records nothing)."""
         self.key = self.get_cache_key(request, None)
-        self.history = self.cache.get(self.key, [])
+        self.history = _counted(lambda cache: cache.get(self.key, []))
         self.now = self.timer()
         while self.history and self.history[-1] <= self.now - self.duration:
             self.history.pop()
@@ -53,7 +106,8 @@ class _LoginThrottle(SimpleRateThrottle):
     def record(self, request: HttpRequest) -> None:
         """Adds one failure now."""
         self.over(request)
-        self.throttle_success()
+        self.history.insert(0, self.now)
+        _counted(lambda cache: cache.set(self.key, self.history, self.duration))
 
 
 class _AddressThrottle(_LoginThrottle):

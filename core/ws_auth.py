@@ -12,6 +12,9 @@ from channels.middleware import BaseMiddleware
 from channels.security.websocket import AllowedHostsOriginValidator, OriginValidator
 from django.contrib.auth.models import AnonymousUser
 
+from core.authentication import token_staff_check
+from core.errors import Forbidden
+
 
 @database_sync_to_async
 def _user_for_token(key: str) -> Any:
@@ -21,7 +24,12 @@ def _user_for_token(key: str) -> Any:
         token = Token.objects.select_related("user").get(key=key)
     except Token.DoesNotExist:
         return None
-    return token.user if token.user.is_active else None
+    user = token.user
+    try:
+        token_staff_check(user=user)
+    except Forbidden:
+        return None
+    return user if user.is_active else None
 
 
 def _token_from_scope(scope: dict[str, Any]) -> str | None:
@@ -37,7 +45,8 @@ def _token_from_scope(scope: dict[str, Any]) -> str | None:
 
 
 class TokenAuthMiddleware(BaseMiddleware):
-    """Puts the token's user in ``scope["user"]``; a bad token means anonymous."""
+    """Puts the token's user in ``scope["user"]``; a bad token means anonymous, and so
+    does a staff token while the second factor is required (core.authentication)."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         key = _token_from_scope(scope)

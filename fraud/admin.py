@@ -69,9 +69,9 @@ class CaseAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def get_urls(self) -> list[URLPattern]:
         own = [
-            path("<int:case_id>/change/", self.admin_site.admin_view(self.review_view),
+            path("<id:case_id>/change/", self.admin_site.admin_view(self.review_view),
                  name="fraud_case_change"),
-            path("<int:case_id>/act/<str:action>/", self.admin_site.admin_view(self.act_view),
+            path("<id:case_id>/act/<str:action>/", self.admin_site.admin_view(self.act_view),
                  name="fraud_case_act"),
         ]  # fmt: skip
         return own + super().get_urls()

@@ -87,7 +87,7 @@ class ExportJobAdmin(ReadOnlyAdmin):
     def get_urls(self) -> list[URLPattern]:
         own = [
             path(
-                "<int:job_id>/download/",
+                "<id:job_id>/download/",
                 self.admin_site.admin_view(self.download_view),
                 name="handhistory_exportjob_download",
             ),

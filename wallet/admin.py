@@ -165,7 +165,7 @@ class RestrictionAdmin(ReadOnly):
                        "lifted_at", "lifted_by", "lift_reason")  # fmt: skip
 
     def get_urls(self) -> list[URLPattern]:
-        own = [path("<int:restriction_id>/lift/", self.admin_site.admin_view(self.lift_view),
+        own = [path("<id:restriction_id>/lift/", self.admin_site.admin_view(self.lift_view),
                     name="wallet_restriction_lift")]  # fmt: skip
         return own + super().get_urls()
 

@@ -8,10 +8,10 @@ from handhistory.api import views
 
 urlpatterns = [
     path("exports/", views.ExportsView.as_view(), name="export-list"),
-    path("exports/<int:job_id>/", views.ExportDetailView.as_view(), name="export-detail"),
-    path("exports/<int:job_id>/cancel/", views.ExportCancelView.as_view(), name="export-cancel"),
+    path("exports/<id:job_id>/", views.ExportDetailView.as_view(), name="export-detail"),
+    path("exports/<id:job_id>/cancel/", views.ExportCancelView.as_view(), name="export-cancel"),
     path(
-        "exports/<int:job_id>/download/",
+        "exports/<id:job_id>/download/",
         views.ExportDownloadView.as_view(),
         name="export-download",
     ),

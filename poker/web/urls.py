@@ -11,9 +11,9 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("login/", views.LoginView.as_view(), name="web-login"),
     path("logout/", views.LogoutView.as_view(), name="web-logout"),
-    path("tables/<int:table_id>/", views.table, name="web-table"),
+    path("tables/<id:table_id>/", views.table, name="web-table"),
     path("hands/", views.hands, name="web-hands"),
-    path("hands/<int:hand_id>/", views.hand_replayer, name="web-hand"),
+    path("hands/<id:hand_id>/", views.hand_replayer, name="web-hand"),
     path("fairness/", views.fairness, name="web-fairness"),
     # The account's history shows the hands too: it is composed here, above the wallet.
     path("account/history/", account.history, name="web-account-history"),

@@ -74,7 +74,7 @@ def _walk(patterns: list[Any], prefix: str = "") -> list[tuple[str, URLPattern]]
 
 def _concrete(route: str) -> str:
     """A path for a route: typed converters get a plausible value, regex groups a digit."""
-    route = re.sub(r"<int:[^>]+>", "1", route)
+    route = re.sub(r"<(?:int|id):[^>]+>", "1", route)
     route = re.sub(r"<str:by>", "day", route)
     route = re.sub(r"<(?:str|slug|uuid|path):[^>]+>|<[^>:]+>",
                    "00000000-0000-0000-0000-000000000001", route)  # fmt: skip

@@ -5,7 +5,8 @@ here on a free port (the shared one is never touched). With Redis up a table soc
 its snapshot. Redis is stopped: the open socket is told (an ``error`` frame
 ``service_unavailable``, then close code 4503), a new connection gets the same instead of
 an HTTP 500, and a REST action still commits (200). Redis is started again on the same
-port: new connections get their snapshot again.
+port: new connections get their snapshot again. While it is down, a login still gets its
+token (the login throttle counts per process) and ``/healthz`` names what failed.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tests.core.live_api import LiveApi, free_port, running_api
 pytestmark = [pytest.mark.slow]
 
 CLOSE_SERVICE_UNAVAILABLE = 4503
+PASSWORD = "pw-Str0ng-enough!"  # the seeded players'
 PATIENCE_S = 60  # how long a busy machine may take to notice; the test ends as soon as it does
 
 _SEED_SCRIPT = """
@@ -93,7 +95,7 @@ def _call(api: LiveApi, method: str, path: str, token: str, body: dict | None = 
         method=method,
         data=json.dumps(body).encode() if body is not None else None,
         headers={
-            "Authorization": f"Token {token}",
+            **({"Authorization": f"Token {token}"} if token else {}),
             "Content-Type": "application/json",
             "Idempotency-Key": uuid.uuid4().hex,
         },
@@ -179,6 +181,16 @@ def test_websockets_close_typed_while_redis_is_down_rest_still_commits_and_both_
         redis_server.stop()
         _expect_unavailable(watcher)  # the open socket is told, not left silently deaf
     _connect_refused_typed(live_api, table_id, tokens[1])
+
+    # Logins still work (the login throttle counts in the process meanwhile), and the
+    # health probe says which backend failed.
+    status, body = _call(
+        live_api, "POST", "/api/v1/auth/token/", "", {"username": "ann", "password": PASSWORD}
+    )
+    assert status == 200 and body["token"], body
+    status, health = _call(live_api, "GET", "/healthz", "")
+    assert status == 503, health
+    assert not health["checks"]["cache"]["ok"] and not health["checks"]["login_throttle"]["ok"]
 
     # REST still commits: the player to act calls (or checks).
     state = {t: _call(live_api, "GET", f"/api/v1/tables/{table_id}/state/", t)[1] for t in tokens}
