@@ -42,6 +42,7 @@ _OPEN = (
     "/logout/",
     f"/{settings.STATIC_URL.strip('/')}/",
     "/healthz",
+    "/favicon.ico",
 )
 
 
