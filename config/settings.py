@@ -414,6 +414,8 @@ PERIODIC_MAX_AGE_S = float(os.environ.get("PERIODIC_MAX_AGE_S", "30"))
 # --- Logging: one JSON object per line, each with the request id --------------------
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
+# Python's warnings go through the same handler (core.logging.configure).
+LOGGING_CONFIG = "core.logging.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
