@@ -78,6 +78,8 @@ INSTALLED_APPS = [
     # Staff's second factor: time-based one-time codes (TOTP apps).
     "django_otp",
     "django_otp.plugins.otp_totp",
+    # Their one-time recovery codes (static tokens), issued at enrolment.
+    "django_otp.plugins.otp_static",
 ]
 
 MIDDLEWARE = [
@@ -236,6 +238,9 @@ LOGIN_URL = "/admin/login/"
 STAFF_2FA_REQUIRED = _env_bool("STAFF_2FA_REQUIRED", not DEBUG)
 #: The issuer shown next to the account in the staff member's authenticator app.
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Poker room staff")
+# The admin lists devices without their secrets or recovery codes: codes are shown once,
+# on the page that makes them (backoffice.otp_views).
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 # --- REST ---------------------------------------------------------------------------
 
