@@ -447,6 +447,9 @@ LOGGING = {
         "django.server": {"propagate": True},
         "django.db.backends": {"level": "WARNING"},
         "django.request": {"level": "ERROR", "propagate": True},
+        # Celery's pool (billiard) detaches this logger from the root (a worker killed by
+        # a signal is logged here): without a handler its lines were bare text.
+        "multiprocessing": {"handlers": ["console"], "propagate": False},
     },
 }
 
