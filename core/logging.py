@@ -104,7 +104,7 @@ class QuietPeriodicFilter(logging.Filter):
 
     def __init__(self, level: str = "INFO") -> None:
         super().__init__()
-        self.keep_debug = logging.getLevelName(level.upper()) == logging.DEBUG
+        self.keep_debug: bool = logging.getLevelName(level.upper()) == logging.DEBUG
         self._tasks: tuple[str, ...] | None = None
 
     @property
