@@ -1,10 +1,14 @@
-"""Staff's second factor: TOTP devices (django-otp), their enrolment and the gate.
+"""Staff's second factor: TOTP devices (django-otp), their enrolment, recovery codes and
+the gate.
 
 With ``STAFF_2FA_REQUIRED`` on, a staff member's session reaches nothing (the admin, the
 ``/staff/`` pages, and also the site's pages and the API it could use with staff rights,
 such as a hand or a live table with every card) before it has passed a one-time code
 (``request.user.is_verified()``, set by django-otp's middleware); the API answers it 403
-``second_factor_required``. Token-authenticated API calls carry no session and are not
+``second_factor_required``. A member who enrolled a device is held to it whatever the
+setting (``make run`` too): enrolling is a promise that the password alone is not enough.
+Enrolment also issues one-time recovery codes (django-otp's static tokens), accepted where
+a code from the app is. Token-authenticated API calls carry no session and are not
 gated here (README, "Staff"). A staff member without a confirmed device is sent to
 enrol one (``/staff/2fa/setup/``), one with a device to type its code
 (``/staff/2fa/verify/``). Enrolling needs no earlier factor only while the member has no
@@ -26,6 +30,8 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.urls import reverse
 from django_otp import devices_for_user, match_token, user_has_device
+from django_otp.models import Device
+from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from backoffice.services import staff_log_record
@@ -33,6 +39,11 @@ from core.errors import Forbidden, InvalidRequest
 
 #: The name of the device a staff member enrols from the setup page.
 DEVICE_NAME = "staff authenticator"
+#: The name of the device holding a member's recovery codes, and how many it holds.
+RECOVERY_NAME = "recovery codes"
+RECOVERY_CODES = 10
+#: Who may make recovery codes for another member: whoever may change their devices.
+RECOVERY_PERMISSION = "otp_static.change_staticdevice"
 #: What a staff session may reach before its second factor: the way in and out.
 _OPEN = (
     "/admin/login/",
@@ -42,6 +53,7 @@ _OPEN = (
     "/logout/",
     f"/{settings.STATIC_URL.strip('/')}/",
     "/healthz",
+    "/favicon.ico",
 )
 
 
@@ -67,11 +79,11 @@ class StaffOtpMiddleware:
         ):
             raise PermissionDenied("The admin is for staff.")
         if (
-            settings.STAFF_2FA_REQUIRED
-            and not request.path.startswith(_OPEN)
+            not request.path.startswith(_OPEN)
             and user.is_authenticated
             and (user.is_staff or user.is_superuser)
             and not user.is_verified()  # type: ignore[union-attr]
+            and (settings.STAFF_2FA_REQUIRED or user_has_device(user))
         ):
             if request.path.startswith("/api/"):
                 return JsonResponse(
@@ -107,9 +119,25 @@ def _throttle_check(device: TOTPDevice) -> None:
                          code="otp_throttled")  # fmt: skip
 
 
-def otp_device_confirm(*, user: AbstractBaseUser, token: str) -> TOTPDevice:
+def _clean(token: str) -> str:
+    # Recovery codes are lower-case base32; people copy them with spaces or in capitals.
+    return "".join((token or "").split()).lower()
+
+
+def _recovery_codes_issue(user: AbstractBaseUser) -> list[str]:
+    """Replaces the member's recovery codes with :data:`RECOVERY_CODES` new ones (inside
+    the caller's transaction); the codes are shown once, by the caller."""
+    StaticDevice.objects.filter(user=user).delete()
+    device = StaticDevice.objects.create(user=user, name=RECOVERY_NAME, confirmed=True)
+    codes = [StaticToken.random_token() for _ in range(RECOVERY_CODES)]
+    StaticToken.objects.bulk_create(StaticToken(device=device, token=code) for code in codes)
+    return codes
+
+
+def otp_device_confirm(*, user: AbstractBaseUser, token: str) -> tuple[TOTPDevice, list[str]]:
     """Confirms the pending device with a code from the app (it proves the secret was
-    copied right); a wrong code raises ``OtpInvalid`` and confirms nothing."""
+    copied right) and issues the member's recovery codes: the device and the codes, to
+    show once. A wrong code raises ``OtpInvalid`` and confirms nothing."""
     device = otp_device_pending(user=user)
     _throttle_check(device)
     if not device.verify_token((token or "").strip()):
@@ -117,18 +145,39 @@ def otp_device_confirm(*, user: AbstractBaseUser, token: str) -> TOTPDevice:
     with transaction.atomic(durable=True):
         device.confirmed = True
         device.save(update_fields=["confirmed"])
+        codes = _recovery_codes_issue(user)
         staff_log_record(actor=user, action="staff.2fa_enrol", target=f"user:{user.pk}",
-                         data={"device": device.persistent_id})  # fmt: skip
-    return device
+                         data={"device": device.persistent_id, "recovery_codes": len(codes)})  # fmt: skip
+    return device, codes
 
 
-def otp_device_verify(*, user: AbstractBaseUser, token: str) -> TOTPDevice:
-    """The confirmed device that accepts ``token`` (each code once), or ``OtpInvalid``."""
+def otp_recovery_codes_regenerate(*, actor: AbstractBaseUser, user: AbstractBaseUser) -> list[str]:
+    """New recovery codes for ``user`` (the old ones stop working), to show once: by the
+    member from a session that passed its second factor, or by an admin for a member
+    who lost theirs."""
+    if not user_has_device(user):
+        raise InvalidRequest("Recovery codes come with an enrolled device: enrol one first.",
+                             code="otp_not_enrolled")  # fmt: skip
+    with transaction.atomic(durable=True):
+        codes = _recovery_codes_issue(user)
+        staff_log_record(actor=actor, action="staff.2fa_recovery_codes", target=f"user:{user.pk}",
+                         data={"recovery_codes": len(codes)})  # fmt: skip
+    return codes
+
+
+def otp_device_verify(*, user: AbstractBaseUser, token: str) -> Device:
+    """The confirmed device that accepts ``token`` (each code once: an app's code, or a
+    recovery code, which the staff log records with how many are left), or ``OtpInvalid``."""
     for device in devices_for_user(user):
         _throttle_check(device)
-    device = match_token(user, (token or "").strip())
+    device = match_token(user, _clean(token))
     if device is None:
         raise OtpInvalid("That code does not match (or was used already).")
+    if isinstance(device, StaticDevice):
+        with transaction.atomic(durable=True):
+            staff_log_record(actor=user, action="staff.2fa_recovery_code_used",
+                             target=f"user:{user.pk}",
+                             data={"codes_left": device.token_set.count()})  # fmt: skip
     return device  # type: ignore[no-any-return]
 
 

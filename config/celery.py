@@ -18,13 +18,11 @@ def _log_like_django(**kwargs: object) -> None:
     """A receiver of ``setup_logging`` stops Celery from installing its own plain-text
     handlers (worker and beat), so its lines go through Django's LOGGING: one JSON object
     per line, with secrets masked, like the server's."""
-    import logging
-    from logging.config import dictConfig
-
     from django.conf import settings
 
-    dictConfig(settings.LOGGING)
-    logging.captureWarnings(True)  # Python's warnings (e.g. running as root) too
+    from core.logging import configure
+
+    configure(settings.LOGGING)
 
 
 def import_tasks() -> None:

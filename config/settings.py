@@ -78,6 +78,8 @@ INSTALLED_APPS = [
     # Staff's second factor: time-based one-time codes (TOTP apps).
     "django_otp",
     "django_otp.plugins.otp_totp",
+    # Their one-time recovery codes (static tokens), issued at enrolment.
+    "django_otp.plugins.otp_static",
 ]
 
 MIDDLEWARE = [
@@ -236,6 +238,9 @@ LOGIN_URL = "/admin/login/"
 STAFF_2FA_REQUIRED = _env_bool("STAFF_2FA_REQUIRED", not DEBUG)
 #: The issuer shown next to the account in the staff member's authenticator app.
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Poker room staff")
+# The admin lists devices without their secrets or recovery codes: codes are shown once,
+# on the page that makes them (backoffice.otp_views).
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 # --- REST ---------------------------------------------------------------------------
 
@@ -414,6 +419,8 @@ PERIODIC_MAX_AGE_S = float(os.environ.get("PERIODIC_MAX_AGE_S", "30"))
 # --- Logging: one JSON object per line, each with the request id --------------------
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
+# Python's warnings go through the same handler (core.logging.configure).
+LOGGING_CONFIG = "core.logging.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -440,6 +447,9 @@ LOGGING = {
         "django.server": {"propagate": True},
         "django.db.backends": {"level": "WARNING"},
         "django.request": {"level": "ERROR", "propagate": True},
+        # Celery's pool (billiard) detaches this logger from the root (a worker killed by
+        # a signal is logged here): without a handler its lines were bare text.
+        "multiprocessing": {"handlers": ["console"], "propagate": False},
     },
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import logging.config
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -103,7 +104,7 @@ class QuietPeriodicFilter(logging.Filter):
 
     def __init__(self, level: str = "INFO") -> None:
         super().__init__()
-        self.keep_debug = logging.getLevelName(level.upper()) == logging.DEBUG
+        self.keep_debug: bool = logging.getLevelName(level.upper()) == logging.DEBUG
         self._tasks: tuple[str, ...] | None = None
 
     @property
@@ -145,3 +146,15 @@ class JsonFormatter(logging.Formatter):
         elif record.exc_info:
             payload["exc"] = self.formatException(record.exc_info)
         return json.dumps(payload, default=str)
+
+
+def configure(config: dict[str, Any]) -> None:
+    """Applies a logging dict config, and sends Python's warnings (``warnings.warn``: Django's
+    ASGI handler about a streamed response, Celery about running as root) through it as
+    ``py.warnings`` records, so they too are JSON lines rather than plain text on stderr.
+
+    Django's ``LOGGING_CONFIG`` (every process that sets Django up) and Celery's
+    ``setup_logging`` (worker and beat) both call it.
+    """
+    logging.config.dictConfig(config)
+    logging.captureWarnings(True)

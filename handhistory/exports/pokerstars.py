@@ -10,12 +10,15 @@ hole cards get a ``Dealt to`` line (staff: everyone's); folded cards never appea
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import UTC
+from itertools import combinations
 from zoneinfo import ZoneInfo
 
 from handhistory.exports.records import HandRecord, Viewer
-from poker.engine.cards import format_card
+from poker.engine.cards import card_rank, format_card
+from poker.engine.evaluator import evaluate, evaluate_short_deck
 from poker.engine.events import (
     UNKNOWN_CARD,
     AntePosted,
@@ -83,11 +86,77 @@ def _positions(n: int) -> dict[int, str]:
     return {n - 1: "(button)", 0: "(small blind)", 1: "(big blind)"}
 
 
-def _hand(variant: Variant, hole: Sequence[int], board: Sequence[int]) -> str:
-    """The shown hand's category, as the engine names it."""
-    if len(board) < 5:
-        return "shown"
-    return variant.hand_name(variant.hand_value(hole, board))
+#: Rank names as PokerStars writes them (card rank 0 = deuce ... 12 = ace), one and many.
+RANK_WORDS = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+              "Jack", "Queen", "King", "Ace")  # fmt: skip
+RANK_PLURALS = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines",
+                "Tens", "Jacks", "Queens", "Kings", "Aces")  # fmt: skip
+_ACE = 12
+
+
+def _fives(variant: Variant, hole: Sequence[int], board: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every five-card hand the variant's rules allow: Omaha takes exactly two hole cards
+    and three of the board, hold'em any five."""
+    if variant.code == "PO":
+        return [h + b for h in combinations(hole, 2) for b in combinations(board, 3)]
+    return list(combinations((*hole, *board), 5))
+
+
+def _by_count(cards: Sequence[int]) -> list[int]:
+    """The distinct ranks of ``cards``, the most repeated first, then the highest."""
+    counts = Counter(card_rank(c) for c in cards)
+    return sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+
+
+def _straight_ends(ranks: Sequence[int]) -> tuple[int, int]:
+    """The low and high card of a straight; the ace plays low when the rest are low
+    (A-2-3-4-5, and A-6-7-8-9 with a short deck)."""
+    if _ACE in ranks and max(r for r in ranks if r != _ACE) < 11:
+        return _ACE, max(r for r in ranks if r != _ACE)
+    return min(ranks), max(ranks)
+
+
+def _pair_first(two: Sequence[int]) -> tuple[bool, list[int]]:
+    high, low = sorted(map(card_rank, two), reverse=True)
+    return high == low, [high, low]
+
+
+def hand_words(variant: Variant, hole: Sequence[int], board: Sequence[int]) -> str:
+    """The best hand of ``hole`` with ``board``, named as PokerStars names it
+    ("two pair, Kings and Fives", "a straight, Nine to King", "a Royal Flush").
+
+    Before the flop only the hole cards count (by pairs; Omaha two of them).
+    """
+    if len(board) >= 3:
+        # Values of five cards on the variant's scale (Omaha ranks hands as hold'em does).
+        value = evaluate_short_deck if variant.code == "NS" else evaluate
+        cards: Sequence[int] = max(_fives(variant, hole, board), key=value)
+        category = variant.hand_name(value(cards))
+    else:
+        cards = max(combinations(hole, 2), key=_pair_first)
+        category = "pair" if len(_by_count(cards)) == 1 else "high_card"
+    ranks = _by_count(cards)
+    first = ranks[0]
+    if category == "high_card":
+        return f"high card {RANK_WORDS[first]}"
+    if category == "pair":
+        return f"a pair of {RANK_PLURALS[first]}"
+    if category == "two_pair":
+        return f"two pair, {RANK_PLURALS[first]} and {RANK_PLURALS[ranks[1]]}"
+    if category == "three_of_a_kind":
+        return f"three of a kind, {RANK_PLURALS[first]}"
+    if category == "full_house":
+        return f"a full house, {RANK_PLURALS[first]} full of {RANK_PLURALS[ranks[1]]}"
+    if category == "four_of_a_kind":
+        return f"four of a kind, {RANK_PLURALS[first]}"
+    if category == "flush":
+        return f"a flush, {RANK_WORDS[first]} high"
+    low, high = _straight_ends(ranks)
+    if category == "straight":
+        return f"a straight, {RANK_WORDS[low]} to {RANK_WORDS[high]}"
+    if high == _ACE:
+        return "a Royal Flush"
+    return f"a straight flush, {RANK_WORDS[low]} to {RANK_WORDS[high]}"
 
 
 def _pot_name(pot: int, pot_count: int) -> str:
@@ -217,7 +286,7 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
         elif isinstance(event, RakeTaken):
             rakes, rake = event.amounts, event.amount
     # Each shown hand named once (the showdown and the summary both name it).
-    named = {p: _hand(variant, cards, board) for p, cards in shown.items()}
+    named = {p: hand_words(variant, cards, board) for p, cards in shown.items()}
     for at, p in shows:
         out[at] = f"{names[p]}: shows [{_cards(shown[p])}] ({named[p]})"
     out.append("*** SUMMARY ***")

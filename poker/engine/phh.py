@@ -123,10 +123,36 @@ def loads(text: str) -> PhhHand:
     >>> hand.scale, hand.config.starting_stacks, hand.config.blinds_or_straddles
     (100, (10025, 10000), (50, 100))
     """
+    return parse(_toml(text))
+
+
+def _toml(text: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text, parse_float=Decimal)
+        return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(code="phh_bad_toml", message=f"not valid TOML: {exc}") from None
+
+
+def loads_all(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """The hands of a ``.phhs`` document, which holds one TOML table per hand (``[1]``,
+    ``[2]``, ...): each table's name and fields, in file order. :func:`parse` reads one, so
+    a broken hand does not hide the others.
+
+    >>> [(name, hand["variant"]) for name, hand in loads_all('[1]\\nvariant = "NT"\\n')]
+    [('1', 'NT')]
+    """
+    data = _toml(text)
+    for name, value in data.items():
+        if not isinstance(value, dict):
+            raise PhhError(
+                code="phh_bad_phhs",
+                message=f"a .phhs document holds only hands ([1], [2], ...): {name!r} is a field",
+            )
+    return list(data.items())
+
+
+def parse(data: dict[str, Any]) -> PhhHand:
+    """One hand from its TOML fields (as :func:`loads` after reading the text)."""
     variant = data.get("variant")
     if variant not in SUPPORTED_VARIANTS:
         raise PhhError(

@@ -1,7 +1,9 @@
 """Replay PHH hand histories from the command line: ``python -m poker.engine.phh_cli``.
 
-Usage: ``phh_cli [--json] [--check] PATH [PATH ...]``; a PATH is a ``.phh`` file or a
-folder searched recursively (in sorted order). Each hand prints its finishing stacks in
+Usage: ``phh_cli [--json] [--check] PATH [PATH ...]``; a PATH is a ``.phh`` file (one
+hand), a ``.phhs`` file (many: TOML tables ``[1]``, ``[2]``, ..., what the site's PHH export
+writes; each hand is reported as ``PATH[name]``) or a folder searched recursively for both
+(in sorted order). Each hand prints its finishing stacks in
 the file's own units (ints when whole). With ``--json`` every hand is one JSON object per
 line on stdout, ``{"path": ..., "finishing_stacks": [...]}`` or ``{"path": ..., "error":
 ...}``. With ``--check`` the stacks are compared with each file's ``finishing_stacks``
@@ -9,7 +11,7 @@ line on stdout, ``{"path": ..., "finishing_stacks": [...]}`` or ``{"path": ..., 
 with ``--json``, so stdout stays one object per hand).
 
 Exit status: 0 when every hand replayed (and, with ``--check``, matched), 1 otherwise
-(including when no ``.phh`` file was found).
+(including when no hand was found).
 Django's ``manage.py replay_phh`` is a thin wrapper around :func:`main`.
 """
 
@@ -18,14 +20,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
 from poker.engine.errors import EngineError
-from poker.engine.phh import PhhError, load, replay_hand, to_file_units
+from poker.engine.phh import PhhHand, load, loads_all, parse, replay_hand, to_file_units
 
 
 class Writer(Protocol):
@@ -57,33 +60,56 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--check", action="store_true", help="compare with each file's finishing_stacks"
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH", help=".phh file or folder")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help=".phh or .phhs file, or folder")
 
 
 def phh_files(paths: Sequence[str]) -> Iterator[Path]:
-    """The ``.phh`` files named by ``paths``, folders searched recursively in sorted order."""
+    """The ``.phh`` and ``.phhs`` files named by ``paths``, folders searched recursively in
+    sorted order."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.phh") if p.is_file())
+            found = (p for p in path.rglob("*") if p.suffix in (".phh", ".phhs") and p.is_file())
+            yield from sorted(found)
         else:
             yield path
 
 
-def replay_file(path: Path) -> Outcome:
-    """Replay one file, turning every failure into an :class:`Outcome` with an error."""
+def _failed(name: str, exc: Exception) -> Outcome:
+    if isinstance(exc, EngineError):
+        return Outcome(path=name, error=f"{exc.code}: {exc.message}")
+    return Outcome(path=name, error=f"{type(exc).__name__}: {exc}")
+
+
+def _replay(name: str, read: Callable[[], PhhHand]) -> Outcome:
+    """Read and replay one hand; any failure becomes an :class:`Outcome` with an error."""
     try:
-        hand = load(path)
+        hand = read()
         state, _ = replay_hand(hand)
-    except (EngineError, PhhError) as exc:
-        return Outcome(path=str(path), error=f"{exc.code}: {exc.message}")
-    except (OSError, ValueError) as exc:
-        return Outcome(path=str(path), error=f"{type(exc).__name__}: {exc}")
+    except (EngineError, OSError, ValueError) as exc:
+        return _failed(name, exc)
     stacks = tuple(to_file_units(s, hand.scale) for s in state.stacks)
     expected = None
     if hand.finishing_stacks is not None:
         expected = tuple(to_file_units(s, hand.scale) for s in hand.finishing_stacks)
-    return Outcome(path=str(path), stacks=stacks, expected=expected)
+    return Outcome(path=name, stacks=stacks, expected=expected)
+
+
+def replay_file(path: Path) -> Iterator[Outcome]:
+    """Replay every hand of one file: a ``.phh`` holds one, a ``.phhs`` one per table. A
+    broken hand is its own error; a file that cannot be read at all is one error."""
+    if path.suffix != ".phhs":
+        yield _replay(str(path), partial(load, path))
+        return
+    try:
+        hands = loads_all(path.read_text(encoding="utf-8"))
+    except (EngineError, OSError, ValueError) as exc:
+        yield _failed(str(path), exc)
+        return
+    if not hands:
+        yield Outcome(path=str(path), error="phh_empty: the file holds no hand")
+    for name, fields in hands:
+        yield _replay(f"{path}[{name}]", partial(parse, fields))
 
 
 def _numbers(values: Sequence[int | Decimal]) -> str:
@@ -131,8 +157,7 @@ def main(
 def run(paths: Sequence[str], *, as_json: bool, check: bool, out: Writer, err: Writer) -> int:
     """Replay every hand under ``paths`` and print the results; returns the exit status."""
     counts = {"hands": 0, "matched": 0, "mismatched": 0, "errors": 0, "unchecked": 0}
-    for path in phh_files(paths):
-        outcome = replay_file(path)
+    for outcome in (o for path in phh_files(paths) for o in replay_file(path)):
         counts["hands"] += 1
         if outcome.error is not None:
             counts["errors"] += 1

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("login/", views.LoginView.as_view(), name="web-login"),
     path("logout/", views.LogoutView.as_view(), name="web-logout"),
+    path("favicon.ico", views.favicon, name="web-favicon"),
     path("tables/<id:table_id>/", views.table, name="web-table"),
     path("hands/", views.hands, name="web-hands"),
     path("hands/<id:hand_id>/", views.hand_replayer, name="web-hand"),

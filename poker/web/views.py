@@ -238,7 +238,17 @@ class LoginView(auth_views.LoginView):
 
 
 class LogoutView(auth_views.LogoutView):
+    """POST logs out. GET only asks, with the form: any page could make a browser GET this
+    address (a link, an image), so a GET that logged out would be a cross-site request."""
+
     next_page = reverse_lazy("lobby")
+    http_method_names = ["get", "post", "options"]
+    template_name = "poker/logout.html"
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """The site's icon where browsers look for it first (``/favicon.ico``); an SVG."""
+    return static_views.serve(request, "poker/favicon.svg", insecure=True)
 
 
 def static(request: HttpRequest, path: str) -> HttpResponse:

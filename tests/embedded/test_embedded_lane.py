@@ -15,6 +15,7 @@ import random
 import re
 import threading
 import time
+import urllib.request
 import uuid
 from typing import Any
 
@@ -36,6 +37,7 @@ class Session:
     def __init__(self, server: Server, admin_password: str) -> None:
         self.server = server
         self.secrets: set[str] = {PASSWORD, admin_password}
+        self.admin_password = admin_password
         self.tokens: dict[str, str] = {}
         admin_token = server.token("admin", admin_password)
         self.secrets.add(admin_token)
@@ -331,6 +333,23 @@ def test_after_the_pause_between_hands_the_embedded_beat_deals_the_next(tmp_path
         _play_over_rest(paused, table, names, 5)
         assert _hands_finished(paused, table, names) >= 5
         assert not [s for s in paused.server.statuses if s >= 500], paused.server.statuses
+
+
+def test_a_python_warning_while_serving_is_a_json_log_line(lane: Session) -> None:
+    """A staff CSV report streams a synchronous iterator, which Django's ASGI handler warns
+    about with Python's ``warnings``: that warning is logged as JSON like every other line,
+    not printed to stderr as two plain-text lines."""
+    cookies = lane.server.session_login("admin", lane.admin_password)
+    lane.secrets.update(v for k, v in cookies.items() if k in {"sessionid", "csrftoken"})
+    request = urllib.request.Request(
+        f"{lane.server.base}/staff/reports/payments/?format=csv",
+        headers={"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())},
+    )
+    with urllib.request.urlopen(request, timeout=60) as resp:
+        assert resp.status == 200 and resp.read().startswith(b"day,currency,")
+    records = [json.loads(line) for line in lane.server.log_lines()]  # every line is JSON
+    warned = [r for r in records if r["logger"] == "py.warnings"]
+    assert any("StreamingHttpResponse" in r["msg"] for r in warned), warned
 
 
 # --- what the session left behind --------------------------------------------------------------

@@ -3,8 +3,11 @@
 import io
 import json
 import logging
+import os
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -14,6 +17,8 @@ import config
 from core.health import LAST_SWEEP_KEY, health_report
 from core.logging import JsonFormatter, QuietPeriodicFilter, RedactFilter, RequestIdFilter
 from poker.tasks import sweep_timeouts
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _emit(logger_name, msg, *args, **extra):
@@ -126,3 +131,23 @@ def test_a_request_object_in_extra_is_written_without_its_query_string_secret(rf
     [line] = _emit("django.request", "Not Found: %s", request.path, request=request)
     assert "tok-in-query-123" not in json.dumps(line)
     assert "token=[redacted]" in line["request"]
+
+
+def test_the_celery_pools_worker_exit_line_is_json():
+    """Celery's pool (billiard) logs a worker killed by a signal on the "multiprocessing"
+    logger, which it detaches from the root: without a handler of its own the line reached
+    stderr as bare text through Python's last-resort handler."""
+    script = (
+        "import django; django.setup()\n"
+        "from billiard import util\n"
+        "util.get_logger()\n"
+        "util.error('Process %r pid:%r exited with %r', 'ForkPoolWorker-2', 1758,"
+        " 'signal 15 (SIGTERM)', exc_info=0)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1"}
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stderr.splitlines()]  # every line is JSON
+    assert [(r["level"], r["logger"]) for r in records] == [("ERROR", "multiprocessing")]
+    assert "exited with 'signal 15 (SIGTERM)'" in records[0]["msg"]

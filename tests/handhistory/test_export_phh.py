@@ -4,9 +4,11 @@ our own replay_phh."""
 from __future__ import annotations
 
 import io
+import json
 import tomllib
 
 import pytest
+from django.core.management import call_command
 from pokerkit import HandHistory
 
 from handhistory.exports import FORMATS, phh, write_hands
@@ -74,6 +76,55 @@ def test_exported_phh_hands_pass_our_own_replay_phh_check(table, player, tmp_pat
     status = phh_cli.main(["--check", str(tmp_path)], out=out, err=out)
     assert status == 0, out.getvalue()
     assert f"{2 * len(records)} hands: {2 * len(records)} matched" in out.getvalue()
+
+
+def test_replay_phh_checks_each_hand_of_the_sites_own_phhs_exports(table, player, tmp_path):
+    _, users, ids = played_hands(table, player, hands=8, seed=11, **TABLES["NT"])
+    records = hand_records(ids)
+    (tmp_path / "all.phhs").write_text(FORMATS["phh"].many(records, STAFF))
+    # One hand is still a .phhs export (a table [1]); beside it a plain .phh file.
+    mine = Viewer(user_id=users[1].pk)
+    (tmp_path / "one.phhs").write_text(FORMATS["phh"].many(records[:1], mine))
+    (tmp_path / "one.phh").write_text(phh.hand_phh(records[0], mine))
+    out = io.StringIO()
+    call_command("replay_phh", "--check", str(tmp_path), stdout=out)
+    lines = out.getvalue().splitlines()
+    count = len(records) + 2
+    assert lines[-1].startswith(f"{count} hands: {count} matched, 0 mismatched, 0 errors"), lines
+    expected = [
+        *(f"{tmp_path / 'all.phhs'}[{k}]: " for k in range(1, len(records) + 1)),
+        f"{tmp_path / 'one.phh'}: ",
+        f"{tmp_path / 'one.phhs'}[1]: ",
+    ]
+    assert [line.split(": ", 1)[0] + ": " for line in lines[:-1]] == expected
+    stacks = [" ".join(map(str, settled(r.hand_id, r))) for r in records]
+    assert [line.split(": ", 1)[1] for line in lines[: len(records)]] == stacks
+
+
+def test_replay_phh_reports_a_broken_hand_of_a_phhs_file_and_checks_the_others(
+    table, player, tmp_path
+):
+    _, _, ids = played_hands(table, player, hands=3, seed=11, **TABLES["NT"])
+    records = hand_records(ids)
+    text = FORMATS["phh"].many(records, STAFF).replace('variant = "NT"', 'variant = "XX"', 2)
+    path = tmp_path / "broken.phhs"
+    path.write_text(text.replace('variant = "XX"', 'variant = "NT"', 1))
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("replay_phh", "--check", "--json", str(path), stdout=out, stderr=err)
+    assert exit_.value.code == 1
+    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r["path"] for r in results] == [f"{path}[{k}]" for k in range(1, len(records) + 1)]
+    assert [("error" in r) for r in results] == [False, True, *[False] * (len(records) - 2)]
+    assert "phh_unsupported_variant" in results[1]["error"]
+    assert all(r["match"] for r in results if "error" not in r)
+    # A file that is not TOML at all is one error, named by the file.
+    path.write_text("[1]\nvariant = \n")
+    out = io.StringIO()
+    with pytest.raises(SystemExit):
+        call_command("replay_phh", "--json", str(path), stdout=out, stderr=err)
+    (only,) = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert only["path"] == str(path) and only["error"].startswith("phh_bad_toml")
 
 
 def test_a_phhs_file_holds_every_hand_as_numbered_tables_pokerkit_loads(table, player):

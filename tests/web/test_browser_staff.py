@@ -65,6 +65,11 @@ def test_staff_sign_in_with_two_factors_approve_a_withdrawal_and_read_the_staff_
         code = totp(base64.b32decode(secret))
         page.get_by_test_id("otp-token").fill(f"{code:06d}")
         page.get_by_test_id("otp-submit").click()
+        # The recovery codes, shown once, then on to where the member was going.
+        expect(page.get_by_test_id("otp-recovery-code")).to_have_count(10)
+        page.screenshot(path=str(ARTIFACTS / "staff-2fa-recovery-codes.png"), full_page=True)
+        _collect(page, violations)
+        page.get_by_test_id("otp-continue").click()
         page.wait_for_url(f"{base}/admin/wallet/withdrawal/")
 
         # The admin decides nothing in bulk: its list links each withdrawal's review page.

@@ -106,6 +106,35 @@ def test_logout_ends_the_session(client, make_user):
     assert SESSION_KEY not in client.session
 
 
+def test_get_logout_asks_with_a_form_and_keeps_the_session(client, make_user):
+    # A GET must not log out (any page could embed the address); it offers the POST form.
+    client.force_login(make_user())
+    resp = client.get("/logout/")
+    assert resp.status_code == 200
+    html = resp.content.decode()
+    assert 'data-testid="logout-confirm"' in html and 'method="post"' in html
+    assert 'name="csrfmiddlewaretoken"' in html
+    assert SESSION_KEY in client.session
+    assert client.post("/logout/")["Location"] == "/"
+    assert SESSION_KEY not in client.session
+    # Signed out already: the page says so and offers the way back in.
+    again = client.get("/logout/").content.decode()
+    assert "You are logged out" in again and 'data-testid="logout-confirm"' not in again
+
+
+def test_the_favicon_is_served_at_favicon_ico_and_linked_from_every_base_page(client, make_user):
+    resp = client.get("/favicon.ico")
+    assert resp.status_code == 200
+    assert resp["Content-Type"] == "image/svg+xml"
+    body = b"".join(resp.streaming_content) if resp.streaming else resp.content
+    assert body.lstrip().startswith(b"<svg")
+    linked = '<link rel="icon" href="/favicon.ico" type="image/svg+xml">'
+    assert linked in client.get("/").content.decode()
+    client.force_login(make_user(role="admin"))
+    assert linked in client.get("/admin/").content.decode()
+    assert linked in client.get("/staff/").content.decode()
+
+
 def test_table_page_renders_for_a_logged_in_player_with_the_sit_form(client, make_user, table):
     user = make_user("dave")
     t = table(name="Friday game")
