@@ -35,6 +35,7 @@ from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from backoffice.services import staff_log_record
+from core.authentication import second_factor_required
 from core.errors import Forbidden, InvalidRequest
 
 #: The name of the device a staff member enrols from the setup page.
@@ -81,9 +82,8 @@ class StaffOtpMiddleware:
         if (
             not request.path.startswith(_OPEN)
             and user.is_authenticated
-            and (user.is_staff or user.is_superuser)
             and not user.is_verified()  # type: ignore[union-attr]
-            and (settings.STAFF_2FA_REQUIRED or user_has_device(user))
+            and second_factor_required(user=user)
         ):
             if request.path.startswith("/api/"):
                 return JsonResponse(

@@ -87,3 +87,20 @@ def test_with_the_setting_off_staff_tokens_work_as_before(settings, make_user) -
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
     assert client.get("/api/v1/auth/me/").json()["is_staff"] is True
+
+
+def test_an_enrolled_staff_members_token_is_refused_with_the_setting_off(
+    settings, make_user
+) -> None:
+    """Enrolling makes the second factor required for that member in every mode: their
+    token, like their session, carries no staff right then."""
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    settings.STAFF_2FA_REQUIRED = False
+    staff = make_user(role="support", password=PASSWORD)
+    key = Token.objects.create(user=staff).key
+    TOTPDevice.objects.create(user=staff, name="phone", confirmed=True)
+    _assert_second_factor_required(_token(staff.username))
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    _assert_second_factor_required(client.get("/api/v1/auth/me/"))
