@@ -109,6 +109,11 @@ def test_a_seated_staff_member_never_gets_every_card_of_their_table_on_any_chann
     # No table named: the whole room, this table included.
     refused(post(api, "/api/v1/exports/", {"format": "phh"}), 403, "full_view_while_seated")
     refused(page.get(f"/staff/hands/{finished}/"), 403, "full_view_while_seated")
+    # The admin's pages of a hand and of its events hold every card too.
+    dealt = Event.objects.filter(stream=f"hand-{finished}", type="HoleCardsDealt").first()
+    for url in (f"/admin/handhistory/hand/{finished}/change/",
+                f"/admin/handhistory/event/{dealt.pk}/change/"):  # fmt: skip
+        assert page.get(url).status_code == 403, url
     assert written() == before
     # The dashboard links neither the live view nor a hand of the table they sit at.
     row = next(r for r in page.get("/staff/dashboard.json").json()["tables"] if r["id"] == t.pk)
