@@ -156,10 +156,12 @@ def test_an_export_job_with_every_card_bars_a_seat_at_the_tables_it_holds(room, 
 def test_support_is_refused_the_live_view_and_sees_finished_hands_only(room, staff):
     t, _, finished = room
     _, page, api = staff("support")
+    before = written()
     refused(page.get(f"/tables/{t.pk}/?full=1"), 403, "permission_denied")
     running = Hand.objects.get(table=t, ended_at__isnull=True).pk
     refused(api.get(f"/api/v1/hands/{running}/?full=1"), 409, "full_view_delayed")
     refused(page.get(f"/staff/hands/{running}/"), 409, "full_view_delayed")
+    assert written() == before
     full = api.get(f"/api/v1/hands/{finished}/?full=1").json()
     assert all(e["cards"] for e in full["events"] if e["type"] == "HoleCardsDealt")
     assert page.get(f"/staff/hands/{finished}/").status_code == 200
@@ -195,8 +197,11 @@ def test_the_delay_counts_hand_ends_as_configured(room, auth_client, make_user, 
     api = auth_client(make_user(role="risk"))
     running = Hand.objects.get(table=t, ended_at__isnull=True).pk
     # One hand end since the finished hand was dealt (its own): not yet.
+    before = written()
     refused(api.get(f"/api/v1/hands/{finished}/?full=1"), 409, "full_view_delayed")
     refused(api.get(f"/api/v1/hands/{finished}/fairness/?full=1"), 409, "full_view_delayed")
+    refused(post(api, "/api/v1/exports/", {"format": "phh"}), 409, "full_view_delayed")
+    assert written() == before
     fold_hand(players, t.pk)
     assert api.get(f"/api/v1/hands/{finished}/?full=1").status_code == 200
     refused(api.get(f"/api/v1/hands/{running}/?full=1"), 409, "full_view_delayed")
