@@ -48,7 +48,7 @@ def page(request: HttpRequest) -> HttpResponse:
         "title": "Live dashboard",
         # The page is wide; the admin's model list is one click away on its index.
         "is_nav_sidebar_enabled": False,
-        "figures": dashboard_figures(),
+        "figures": dashboard_figures(viewer=request.user),
         "config": {"figures_url": reverse("backoffice:dashboard-figures"),
                    "refresh_ms": REFRESH_MS},
     }  # fmt: skip
@@ -58,6 +58,6 @@ def page(request: HttpRequest) -> HttpResponse:
 @staff_only
 def figures(request: HttpRequest) -> JsonResponse:
     """The dashboard's figures as JSON."""
-    response = JsonResponse(dashboard_figures())
+    response = JsonResponse(dashboard_figures(viewer=request.user))
     response["Cache-Control"] = "no-store"
     return response

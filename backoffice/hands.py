@@ -6,8 +6,6 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from backoffice.roles import HAND_FULL_PERMISSION, staff_require
-from core.errors import Conflict
 from handhistory.services import hand_view_full_record
 from ledger.models import Transfer
 from poker import selectors
@@ -16,20 +14,18 @@ from poker.fairness import deal_verify, hand_fairness
 
 def staff_hand_view(*, staff: AbstractBaseUser, hand_id: int) -> dict[str, Any]:
     """Hand ``hand_id`` as staff see it (every card), the deal proof recomputed here
-    (``verification``: None while the hand runs or when it was not dealt from a committed
-    seed) and the ledger transfers referencing it (``hand:<id>``: pots and rake).
+    (``verification``: None when it was not dealt from a committed seed) and the ledger transfers referencing it (``hand:<id>``: pots and rake).
 
-    Seeing every card is a staff act worth knowing about: it writes ``hand.view_full`` on
-    the staff log (each view, with the players of the hand).
+    Seeing every card is a staff act worth knowing about: it passes the every-card rule
+    (``poker.full_view``: support and up, a finished hand, not to a member seated at its
+    table) and writes ``hand.view_full`` on the staff log (each view, with the players of
+    the hand), before anything of the hand is read.
     """
-    staff_require(staff, HAND_FULL_PERMISSION)
+    hand_view_full_record(hand_id=hand_id, staff_id=staff.pk)
     detail = selectors.hand_detail(hand_id=hand_id, viewer_id=staff.pk, full=True)
-    try:
-        proof: dict[str, Any] | None = hand_fairness(hand_id=hand_id, viewer_id=staff.pk, full=True)
-    except Conflict:  # still being played: no proof until it ends
-        proof = None
+    proof = hand_fairness(hand_id=hand_id, viewer_id=staff.pk, full=True)
     verification = None
-    if proof is not None and proof["algorithm"] and proof["server_seed"]:
+    if proof["algorithm"] and proof["server_seed"]:
         verification = deal_verify(
             server_seed=proof["server_seed"],
             commitment=proof["commitment"],
@@ -43,5 +39,4 @@ def staff_hand_view(*, staff: AbstractBaseUser, hand_id: int) -> dict[str, Any]:
         .select_related("debit_account", "credit_account")
         .order_by("created_at", "code", "id")
     )
-    hand_view_full_record(hand_id=hand_id, staff_id=staff.pk)
     return {"detail": detail, "proof": proof, "verification": verification, "transfers": transfers}

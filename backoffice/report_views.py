@@ -17,8 +17,9 @@ from backoffice.hands import staff_hand_view
 from backoffice.profile import player_profile, player_search
 from backoffice.reports import RAKE_BY, Period
 from backoffice.roles import HAND_FULL_PERMISSION, REPORTS_PERMISSION, staff_page
-from core.errors import NotFound
+from core.errors import DomainError, NotFound
 from poker.models import Variant
+from poker.web.views import refused
 from wallet.amounts import money_format
 
 
@@ -141,6 +142,8 @@ def hand_page(request: HttpRequest, hand_id: int) -> HttpResponse:
         view = staff_hand_view(staff=request.user, hand_id=hand_id)  # type: ignore[arg-type]
     except NotFound as error:
         raise Http404(error.message) from None
+    except DomainError as error:  # the every-card rule's refusals, said on the page
+        return refused(request, error)
     detail = view["detail"]
     readable = detail["readable"]
     hand = {"id": detail["id"], "number": detail["number"], "table": detail["table"],

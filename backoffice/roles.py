@@ -6,8 +6,8 @@ Four groups, least privilege first (created by migration ``0002_staff_roles``):
   staff log and the reports (view permissions only);
 * ``finance``: support + approve/reject withdrawals, staff adjustments and corrections;
 * ``risk``: support + fraud cases (view, act: assign, review, dismiss, confirm, freeze,
-  correct money through a correction), lifting holds on accounts and setting a player's
-  KYC status;
+  correct money through a correction), lifting holds on accounts, setting a player's
+  KYC status and watching a live table with every card (``poker.full_view``);
 * ``admin``: every permission (kept whole after later migrations, see ``apps.py``).
 
 A service that staff call checks the permission itself with :func:`staff_require` before
@@ -48,12 +48,16 @@ RISK_PERMISSIONS = (
     "wallet.change_kycstatus",
     # A confirmed case's money correction is a wallet correction (``fraud.services.case_correct``).
     "wallet.add_correction",
+    # The live staff view of a table with every card (``poker.full_view``).
+    "poker.watch_every_card",
 )
 ROLES = ("support", "finance", "risk", "admin")
 
 #: What each read of the back office needs (the staff pages and reports).
 REPORTS_PERMISSION = "backoffice.view_staffaction"
 HAND_FULL_PERMISSION = "handhistory.view_hand"
+#: The live every-card view of a running table (risk, admin): ``poker.full_view``.
+TABLE_WATCH_PERMISSION = "poker.watch_every_card"
 
 
 def role_codenames(role: str, available: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:

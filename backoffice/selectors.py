@@ -16,6 +16,7 @@ from audit.models import AuditRun
 from fraud.models import Case
 from handhistory.models import Hand
 from ledger.models import AccountKind, Transfer
+from poker.full_view import full_view_readable, full_view_watchable
 from poker.hands import hand_state
 from poker.models import Seat, Table, Variant
 from wallet.models import Deposit, Withdrawal
@@ -25,10 +26,11 @@ HANDS_CHART_HOURS = 30 * 24
 RAKE_CHART_DAYS = 30
 
 
-def live_tables(*, now: datetime) -> list[dict[str, Any]]:
+def live_tables(*, now: datetime, viewer: Any) -> list[dict[str, Any]]:
     """Every table not closed: stakes, players seated, the running hand's pot, hands
-    started in the last hour, and where staff watch it live with every card (the table
-    page's staff mode) or read its running hand so far (the hand view's)."""
+    started in the last hour, and, where the every-card rule lets ``viewer`` (``poker.
+    full_view``), the links to its live staff view and to its last finished hand with
+    every card (None where it does not: no permission, or seated there)."""
     # Counted in subqueries: joining seats and hands would multiply the rows of each.
     seated = Seat.objects.filter(table=OuterRef("pk")).values("table").annotate(n=Count("pk"))
     recent = (
@@ -45,6 +47,9 @@ def live_tables(*, now: datetime) -> list[dict[str, Any]]:
         .select_related("current_hand")
         .order_by("name", "pk")
     )
+    ids = [table.pk for table in tables]
+    watchable = full_view_watchable(user=viewer, table_ids=ids)
+    readable = full_view_readable(user=viewer, table_ids=ids)
     rows = []
     for table in tables:
         hand = table.current_hand
@@ -61,9 +66,16 @@ def live_tables(*, now: datetime) -> list[dict[str, Any]]:
                 "pot": pot,
                 "hand": hand.pk if hand is not None else None,
                 "hands_last_hour": table.last_hour,
-                "watch_url": reverse("web-table", args=[table.pk]) + "?full=1",
+                "watch_url": (
+                    reverse("web-table", args=[table.pk]) + "?full=1"
+                    if table.pk in watchable
+                    else None
+                ),
+                "last_hand": readable.get(table.pk),
                 "hand_url": (
-                    reverse("web-hand", args=[hand.pk]) + "?full=1" if hand is not None else None
+                    reverse("backoffice:hand", args=[readable[table.pk]])
+                    if table.pk in readable
+                    else None
                 ),
             }
         )
@@ -213,12 +225,12 @@ def audit_results() -> list[dict[str, Any]]:
     return rows
 
 
-def dashboard_figures() -> dict[str, Any]:
-    """Everything the staff dashboard shows, as JSON-ready data."""
+def dashboard_figures(*, viewer: Any) -> dict[str, Any]:
+    """Everything the staff dashboard shows to ``viewer``, as JSON-ready data."""
     now = timezone.now()
     return {
         "generated_at": now.isoformat(),
-        "tables": live_tables(now=now),
+        "tables": live_tables(now=now, viewer=viewer),
         "hands_per_hour": hands_per_hour(now=now),
         "rake_per_day": rake_per_day(now=now),
         "players": active_players(now=now),

@@ -385,6 +385,12 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     "exports": _exports_storage,
 }
+#: Staff who saw every card of a table (its live staff view, or any hand of it) may not sit
+#: at it for this many hours after (poker.full_view).
+STAFF_FULL_VIEW_SEAT_BLOCK_HOURS = int(os.environ.get("STAFF_FULL_VIEW_SEAT_BLOCK_HOURS", "24"))
+#: A hand is shown with every card once this many hands of its table have ended, itself
+#: included (1: as soon as it ends; 2: once the next one has ended too). At least 1.
+STAFF_FULL_VIEW_DELAY_HANDS = max(1, int(os.environ.get("STAFF_FULL_VIEW_DELAY_HANDS", "1")))
 #: How long an export file is kept after it is written; then the hourly sweep deletes it.
 EXPORT_TTL_HOURS = int(os.environ.get("EXPORT_TTL_HOURS", str(7 * 24)))
 #: Queued or running export jobs allowed per user at once (429 too_many_exports beyond).

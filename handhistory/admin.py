@@ -17,21 +17,53 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from core.admin import ReadOnlyAdmin
-from core.errors import DomainError
+from core.errors import DomainError, NotFound
 from handhistory.exports import FORMATS
 from handhistory.exports.filters import ExportFilters, parse_when
 from handhistory.models import Event, ExportJob, HandSummary, PlayerHandResult
 from handhistory.selectors import export_job_download
-from handhistory.services import export_job_create
+from handhistory.services import export_job_create, hand_view_full_record
+
+
+class EveryCardAdmin(ReadOnlyAdmin):
+    """An admin whose page of one row shows every card of a hand (its events): the page
+    passes the every-card rule first and is written on the staff log, as the staff hand
+    view is (``hand_view_full_record``); refused, it answers 403 with the rule's words."""
+
+    def hand_of(self, object_id: str) -> int | None:
+        """The hand whose cards the row ``object_id`` shows (None: no hand's)."""
+        raise NotImplementedError
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        hand_id = self.hand_of(object_id) if object_id.isdigit() else None
+        if hand_id is not None:
+            try:
+                hand_view_full_record(hand_id=hand_id, staff_id=request.user.pk)
+            except NotFound:
+                pass  # the admin's own answer to a missing row
+            except DomainError as error:
+                raise PermissionDenied(error.message) from None
+        return super().change_view(request, object_id, form_url, extra_context)
 
 
 @admin.register(Event)
-class EventAdmin(ReadOnlyAdmin):
+class EventAdmin(EveryCardAdmin):
     list_display = ("position", "stream", "seq", "type", "actor_kind", "actor", "client_ip",
                     "device_id", "recorded_at")  # fmt: skip
     list_filter = ("type", "actor_kind")
     search_fields = ("=stream", "type")
     list_select_related = ("actor",)
+
+    def hand_of(self, object_id: str) -> int | None:
+        stream = Event.objects.filter(pk=object_id).values_list("stream", flat=True).first()
+        number = (stream or "").removeprefix("hand-")
+        return int(number) if stream and stream != number and number.isdigit() else None
 
 
 @admin.register(HandSummary)

@@ -27,7 +27,7 @@ from django.core.files.storage import storages
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.roles import HAND_FULL_PERMISSION, staff_has, staff_require
+from backoffice.roles import HAND_FULL_PERMISSION, staff_has
 from backoffice.services import staff_log_record
 from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound, TooManyRequests
 from handhistory.exports import Format, write_texts
@@ -40,6 +40,29 @@ from handhistory.selectors import export_format, export_hands, hand_export
 logger = logging.getLogger(__name__)
 
 Status = ExportJob.Status
+
+
+#: The gate of every every-card read of hands: ``gate(user=, hands=)`` raises when ``user``
+#: may not see every card of the ``hands`` queryset now, and records that they did. The
+#: rule needs the tables' seats, so it is poker's (``poker.full_view.full_view_hands_open``),
+#: registered in ``PokerConfig.ready()``; until then nobody passes (a closed default).
+FullViewGate = Callable[..., None]
+
+
+def _no_gate(*, user: Any, hands: Any) -> None:
+    raise Forbidden("No every-card rule is installed.", code="permission_denied")
+
+
+FULL_VIEW_GATE: list[FullViewGate] = [_no_gate]
+
+
+def full_view_gate_register(gate: FullViewGate) -> None:
+    """Makes ``gate`` the one rule for every card of hands (the poker app's ``ready()``)."""
+    FULL_VIEW_GATE[:] = [gate]
+
+
+def _full_view_open(*, user: Any, hands: Any) -> None:
+    FULL_VIEW_GATE[0](user=user, hands=hands)
 
 
 class _Cancelled(Exception):
@@ -129,12 +152,14 @@ def export_job_create(
     with the same request, and that job is returned).
 
     Refusals write nothing: unknown format, reversed dates, unknown table, a hand the
-    requester did not play, a player filter from a non-staff user, and (429
+    requester did not play, a player filter from a non-staff user, every card of hands
+    the every-card rule withholds from this staff member (``poker.full_view``), and (429
     ``too_many_exports``) a requester who already has ``EXPORT_MAX_ACTIVE_JOBS`` queued or
     running jobs. The quota is counted under a lock on the requester's user row, so two
     concurrent requests cannot both take the last place.
     """
-    _validated(requester=requester, fmt=fmt, filters=filters)
+    _, player_id = _validated(requester=requester, fmt=fmt, filters=filters)
+    full = staff_has(requester, HAND_FULL_PERMISSION)
     limit = settings.EXPORT_MAX_ACTIVE_JOBS
     with transaction.atomic():
         list(get_user_model().objects.select_for_update().filter(pk=requester.pk).values("pk"))
@@ -159,11 +184,15 @@ def export_job_create(
                 active=active,
                 limit=limit,
             )
+        if full:  # every card of these hands: the rule of every full view (recorded)
+            hands = export_hands(filters=filters, requester_id=requester.pk, full=True,
+                                 player_id=player_id)  # fmt: skip
+            _full_view_open(user=requester, hands=hands)
         job = ExportJob.objects.create(
             requester=requester,
             source=source,
             format=fmt,
-            full=staff_has(requester, HAND_FULL_PERMISSION),
+            full=full,
             filters=filters.as_json(),
             expires_at=timezone.now() + _ttl(),
             idempotency_key=idempotency_key,
@@ -374,11 +403,12 @@ def export_file_write(
 
 
 def hand_export_full(*, hand_id: int, staff_id: int, fmt: str) -> str:
-    """Any hand as ``fmt`` text with every card, for staff; recorded as a finished job
-    (source ``hand``, no file). A refused export (unknown format, hand or one in progress)
-    records nothing."""
+    """Any hand as ``fmt`` text with every card, for staff whom the every-card rule lets
+    see it; recorded as a finished job (source ``hand``, no file). A refused export
+    (unknown format or hand, the rule's refusals) records nothing."""
     staff = get_user_model().objects.filter(pk=staff_id).first()
-    staff_require(staff, HAND_FULL_PERMISSION)
+    export_format(fmt)
+    _full_view_open(user=staff, hands=Hand.objects.filter(pk=hand_id))
     text = hand_export(hand_id=hand_id, viewer_id=staff_id, fmt=fmt, full=True)
     now = timezone.now()
     with transaction.atomic():
@@ -403,11 +433,13 @@ def hand_view_full_record(*, hand_id: int, staff_id: int) -> None:
     """Records on the staff log that a staff member viewed hand ``hand_id`` with every card
     (the hand API's JSON with ``full=1``): the line the staff hand page writes
     (``hand.view_full``, the hand, its players), next to the ``hand.export_full`` of the
-    text exports. Refused (nothing written): a user without the permission (403
-    ``permission_denied``), an unknown hand (404 ``hand_not_found``)."""
+    text exports. Called BEFORE the hand is read: it passes the every-card rule first.
+    Refused (nothing written): whom the rule refuses (403 ``permission_denied``,
+    ``full_view_while_seated``, 409 ``full_view_delayed``), an unknown hand (404
+    ``hand_not_found``)."""
     staff = get_user_model().objects.filter(pk=staff_id).first()
-    staff_require(staff, HAND_FULL_PERMISSION)
     players = Hand.objects.filter(pk=hand_id).values_list("player_ids", flat=True).first()
+    _full_view_open(user=staff, hands=Hand.objects.filter(pk=hand_id))
     if players is None:
         raise NotFound(f"No hand {hand_id}.", code="hand_not_found", hand=hand_id)
     staff_log_record(

@@ -21,13 +21,12 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.views.decorators.csrf import csrf_protect
 
-from core.admin import ReadOnlyAdmin
 from core.errors import DomainError
+from handhistory.admin import EveryCardAdmin
 from handhistory.models import Hand
 from handhistory.store import stream_events
 from poker.commands.seating import table_create
 from poker.commands.staff import staff_actor, table_close, table_pause, table_resume
-from poker.engine.events import event_from_dict, redact
 from poker.models import Seat, Table
 
 _CREATE_FIELDS = (
@@ -151,14 +150,12 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 def _render_timeline(hand: Hand) -> SafeString:
+    # Every card and the deck secrets: shown only to whom the every-card rule let in, of a
+    # hand that has ended (``EveryCardAdmin.change_view``).
     rows = stream_events(hand.stream)
-    ended = hand.ended_at is not None
     lines = []
     for row in rows:
-        payload = row.payload
-        if not ended:  # the deck secrets stay secret while the hand runs, even for staff
-            payload = redact(event_from_dict(payload)).to_dict()
-        shown = {k: v for k, v in payload.items() if k not in ("type", "version")}
+        shown = {k: v for k, v in row.payload.items() if k not in ("type", "version")}
         lines.append((row.seq, row.recorded_at.isoformat(timespec="seconds"), row.type,
                       row.actor_kind, json.dumps(shown, sort_keys=True)))  # fmt: skip
     body = format_html_join(
@@ -172,7 +169,7 @@ def _render_timeline(hand: Hand) -> SafeString:
 
 
 @admin.register(Hand)
-class HandAdmin(ReadOnlyAdmin):
+class HandAdmin(EveryCardAdmin):
     list_display = ("id", "table", "number", "started_at", "ended_at")
     list_filter = ("table",)
     search_fields = ("=id", "table__name")
@@ -180,6 +177,9 @@ class HandAdmin(ReadOnlyAdmin):
     fields = ("staff_view", "table", "number", "seat_numbers", "player_ids", "started_at",
               "ended_at", "actor_index", "deadline", "timeline")  # fmt: skip
     readonly_fields = fields
+
+    def hand_of(self, object_id: str) -> int | None:
+        return int(object_id)
 
     @admin.display(description="replay")
     def staff_view(self, obj: Hand) -> SafeString:

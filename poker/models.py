@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 from core.idempotency import TABLE_KEY_LENGTH
 from poker.engine.deck import new_server_seed
@@ -83,6 +84,10 @@ class Table(models.Model):
                 name="table_buy_in_range",
             ),
             models.CheckConstraint(condition=Q(rake_bps__lte=10000), name="table_rake_at_most_100"),
+        ]
+        permissions = [
+            # The live staff view (``poker.full_view``): risk and admin (migration 0010).
+            ("watch_every_card", "Can watch a live table with every card, a hand behind"),
         ]
 
     def __str__(self) -> str:
@@ -206,3 +211,23 @@ class TableUpdate(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.table_id} v{self.version}"
+
+
+class FullView(models.Model):
+    """A staff member saw every card of a table: its live staff view, or any hand of it
+    (hand view, deal proof, export). Written by ``poker.full_view.full_view_open`` under the
+    table's lock; read by ``table_sit`` under the same lock, which refuses that member a
+    seat there until ``STAFF_FULL_VIEW_SEAT_BLOCK_HOURS`` have passed. Only appended."""
+
+    staff = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        # The seat check's one question: this member, this table, since then.
+        indexes = [models.Index(fields=["staff", "table", "-at"], name="fullview_staff_table_at")]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.staff_id} saw every card of table {self.table_id} at {self.at:%Y-%m-%d %H:%M}"
+        )

@@ -147,7 +147,12 @@ class ExportsView(GenericAPIView):  # type: ignore[type-arg]
                     },
                 },
             ),
-            403: error_response("Only staff may filter by player.", "permission_denied"),
+            403: error_response(
+                "Only staff may filter by player; staff seated at a table of the export's "
+                "hands get none of them with every card.",
+                "permission_denied",
+                "full_view_while_seated",
+            ),
             404: error_response(
                 "A hand you did not play, or an unknown table or player.",
                 "hand_not_found",
@@ -160,8 +165,9 @@ class ExportsView(GenericAPIView):  # type: ignore[type-arg]
                 },
             ),
             409: error_response(
-                "A hand still being played, or a reused key.",
+                "A hand still being played (or, for staff, ended too recently), or a reused key.",
                 "hand_in_progress",
+                "full_view_delayed",
                 "idempotency_key_reused",
             ),
             429: error_response(

@@ -48,7 +48,13 @@ E400 = error_response(
 )
 # account_restricted: a sit, top-up or sit-in refused by a hold on the player's account
 # (a time-out or self-exclusion, saying until when; or a staff hold, "under review").
-E403 = error_response("Not allowed.", "permission_denied", "not_seated", "account_restricted")
+E403 = error_response(
+    "Not allowed.",
+    "permission_denied",
+    "not_seated",
+    "account_restricted",
+    "watched_with_every_card",
+)
 E404 = error_response("No such table.", "table_not_found")
 
 

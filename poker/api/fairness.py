@@ -21,11 +21,12 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from backoffice.roles import HAND_FULL_PERMISSION, staff_require
 from core.openapi import error_response
 from core.serializers import StrictCharField, StrictIntegerField, StrictSerializer
+from handhistory.models import Hand
 from poker import fairness
 from poker.api.common import user_id
+from poker.full_view import full_view_hands_open
 from poker.models import Variant
 
 _HEX = re.compile(r"\A[0-9a-fA-F]*\Z")
@@ -156,9 +157,17 @@ class HandFairnessView(APIView):
         ],
         responses={
             200: DealProofSerializer,
-            403: error_response("Not staff (full=1).", "permission_denied"),
+            403: error_response(
+                "Not staff (full=1), or seated at the hand's table.",
+                "permission_denied",
+                "full_view_while_seated",
+            ),
             404: error_response("Unknown hand, or not one of yours.", "hand_not_found"),
-            409: error_response("The hand has not ended.", "hand_in_progress"),
+            409: error_response(
+                "The hand has not ended (or not long enough ago, full=1).",
+                "hand_in_progress",
+                "full_view_delayed",
+            ),
         },
         examples=[
             OpenApiExample(
@@ -192,7 +201,7 @@ class HandFairnessView(APIView):
         query.is_valid(raise_exception=True)
         full = bool(query.validated_data["full"])
         if full:
-            staff_require(request.user, HAND_FULL_PERMISSION)
+            full_view_hands_open(user=request.user, hands=Hand.objects.filter(pk=hand_id))
         return Response(
             fairness.hand_fairness(hand_id=hand_id, viewer_id=request.user.pk, full=full)
         )

@@ -24,7 +24,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.roles import HAND_FULL_PERMISSION, staff_require
 from core.openapi import error_response
 from handhistory.exports import FORMATS
 from handhistory.models import HandSummary
@@ -33,7 +32,7 @@ from handhistory.services import hand_export_full, hand_view_full_record
 from poker import selectors
 from poker.api import examples
 from poker.api import serializers as s
-from poker.api.common import E403, user_id, valid
+from poker.api.common import user_id, valid
 
 
 class HandListView(ListAPIView):  # type: ignore[type-arg]
@@ -91,7 +90,11 @@ class HandDetailView(APIView):
                 "full",
                 OpenApiTypes.BOOL,
                 OpenApiParameter.QUERY,
-                description="Staff only: every player's hole cards and the deck secrets.",
+                description=(
+                    "Staff only: every player's hole cards and the deck secrets, of a hand "
+                    "ended at least STAFF_FULL_VIEW_DELAY_HANDS hand ends ago, at a table "
+                    "where the caller holds no seat (recorded: no seat there for a while)."
+                ),
             ),
             OpenApiParameter(
                 "format",
@@ -126,9 +129,17 @@ class HandDetailView(APIView):
                 examples=[OpenApiExample("PHH", value=examples.HAND_PHH, response_only=True)],
             ),
             400: error_response("Malformed or invalid input.", "invalid", "unknown_format"),
-            403: E403,
+            403: error_response(
+                "Not staff (full=1), or involved at the hand's table (seated there).",
+                "permission_denied",
+                "full_view_while_seated",
+            ),
             404: error_response("Unknown hand, or not one of yours.", "hand_not_found"),
-            409: error_response("The hand has not ended (exports only).", "hand_in_progress"),
+            409: error_response(
+                "The hand has not ended (exports), or not long enough ago for staff (full=1).",
+                "hand_in_progress",
+                "full_view_delayed",
+            ),
         },
         examples=[OpenApiExample("Your hand", value=examples.HAND_DETAIL, response_only=True)],
     )
@@ -137,17 +148,16 @@ class HandDetailView(APIView):
         params = request.query_params.copy()
         fmt = params.pop("format", None)
         query = valid(s.HandDetailQuerySerializer, params)
-        if query["full"]:
-            staff_require(request.user, HAND_FULL_PERMISSION)
+        # Every card passes the every-card rule (poker.full_view) before anything is read.
         if fmt is not None:
             if query["full"]:  # every card: recorded as a staff export (handhistory.ExportJob)
                 text = hand_export_full(hand_id=hand_id, staff_id=user_id(request), fmt=fmt[-1])
             else:
                 text = hand_export(hand_id=hand_id, viewer_id=request.user.pk, fmt=fmt[-1])
             return HttpResponse(text, content_type=FORMATS[fmt[-1]].content_type)
+        if query["full"]:  # every card: recorded on the staff log, as the staff hand page does
+            hand_view_full_record(hand_id=hand_id, staff_id=user_id(request))
         detail = selectors.hand_detail(
             hand_id=hand_id, viewer_id=request.user.pk, full=query["full"]
         )
-        if query["full"]:  # every card: recorded on the staff log, as the staff hand page does
-            hand_view_full_record(hand_id=hand_id, staff_id=user_id(request))
         return Response(detail)

@@ -30,6 +30,7 @@ from poker.dealer import (
     progress,
     seat_of,
 )
+from poker.full_view import full_view_seat_check
 from poker.models import Seat, Table, TableCommand
 from wallet.models import Restriction
 from wallet.restrictions import restriction_barred_from_tables, restriction_check
@@ -93,7 +94,8 @@ def _created(*, player_id: int | None, key: str, digest: str) -> Table | None:
 
 def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = None, key: str,
               actor: Actor) -> dict[str, Any]:  # fmt: skip
-    """Takes a seat with a buy-in from the player's wallet; may start a hand."""
+    """Takes a seat with a buy-in from the player's wallet; may start a hand. Refused to a
+    staff member who saw every card of this table lately (403 ``watched_with_every_card``)."""
 
     def body(ctx: Ctx) -> dict[str, Any]:
         table = ctx.table
@@ -108,6 +110,9 @@ def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = N
         seats = ctx.seats()
         if any(s.player_id == player_id for s in seats.values()):
             raise TableError("You are already seated at this table.", code="already_seated")
+        # Under the table's lock, as a watch is recorded: staff who saw every card here
+        # may not play here (poker.full_view).
+        full_view_seat_check(table_id=table.pk, player_id=player_id)
         if seat is None:
             free = [n for n in range(1, table.max_seats + 1) if n not in seats]
             if not free:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import views as static_views
@@ -21,10 +22,10 @@ from django.urls import reverse, reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 from rest_framework.exceptions import Throttled
 
-from backoffice.roles import HAND_FULL_PERMISSION, staff_has
-from core.errors import NotFound
+from core.errors import DomainError, NotFound
 from core.throttling import login_failed, login_throttle_check
 from poker import selectors
+from poker.full_view import full_view_table_open
 from poker.models import Table, Variant
 from poker.web.forms import HandFilterForm
 
@@ -48,18 +49,26 @@ def fairness(request: HttpRequest) -> HttpResponse:
     return render(request, "poker/fairness.html", {"hand_id": hand_id})
 
 
+def refused(request: HttpRequest, error: DomainError) -> HttpResponse:
+    """A page's typed refusal, said in words (its code on the page for scripts and tests)."""
+    return render(request, "poker/refused.html", {"error": error}, status=error.status)
+
+
 @ensure_csrf_cookie
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The live table; the view embedded is the caller's own (their cards only). Staff
-    add ``?full=1`` to watch with every hole card: the page reads them from the hand
-    API's staff view, the same privacy rule with a staff viewer."""
+    """The live table; the view embedded is the caller's own (their cards only). Risk and
+    admin staff add ``?full=1`` for the live staff view (``poker.full_view``): the table as
+    a spectator sees it, and every card of its hands once they have ended, which the page
+    reads from the hand API's staff view. Opening it bars the watcher from a seat there."""
     full = request.GET.get("full") == "1"
-    if full and not staff_has(request.user, HAND_FULL_PERMISSION):
-        raise PermissionDenied(
-            f"Watching with every card needs the staff permission {HAND_FULL_PERMISSION!r}."
-        )
     if not Table.objects.filter(pk=table_id).exists():
         raise Http404(f"No table {table_id}.")
+    seat_blocked_until = None
+    if full:
+        try:
+            seat_blocked_until = full_view_table_open(user=request.user, table_id=table_id)
+        except DomainError as error:
+            return refused(request, error)
     viewer = request.user.pk if request.user.is_authenticated else None
     view = selectors.table_view(table_id=table_id, viewer_id=viewer)
     config: dict[str, Any] = {
@@ -69,6 +78,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "api_base": f"/api/v1/tables/{table_id}/",
         "login_url": f"{reverse('web-login')}?next={request.path}",
         "full": full,
+        "full_delay": settings.STAFF_FULL_VIEW_DELAY_HANDS,
         "hands_api": "/api/v1/hands/",
     }
     history = _recent_history(table_id, view["version"])
@@ -81,6 +91,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
             "view": view,
             "history": history,
             "config": config,
+            "seat_blocked_until": seat_blocked_until,
         },
     )
 

@@ -1,9 +1,12 @@
 """Staff open the live dashboard in headless Chromium (production mode: DEBUG off, the
 site's strict Content-Security-Policy): the charts are drawn from our own Chart.js with
 the room's figures, and when a hand is played meanwhile, the page's figures change by
-themselves, without a reload. From there, they watch a table with every hole card."""
+themselves, without a reload. From there, risk staff watch a table live: as a spectator
+during a hand, with every hole card of each hand once it has ended (poker.full_view)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -55,7 +58,7 @@ def test_staff_watch_the_dashboard_redraw_itself_when_a_hand_is_played(
         table_sit(table_id=t.pk, player_id=u.pk, buy_in=5_000, key=key(), actor=actor_for(u))
     rng = CheckCall()
     play_random_hands(t, users, 2, rng)
-    boss = make_user("boss", role="support")
+    boss = make_user("boss", role="risk")
     finished = Hand.objects.filter(ended_at__isnull=False).count()
 
     server = _production_server()
@@ -101,17 +104,28 @@ def test_staff_watch_the_dashboard_redraw_itself_when_a_hand_is_played(
         page.screenshot(path=str(ARTIFACTS / "staff-dashboard-refreshed.png"), full_page=True)
         _collect(page, violations)
 
-        # From the dashboard to the table, watched with every hole card of the running hand.
+        # From the dashboard to the table's live staff view: the running hand as a
+        # spectator sees it, then every hole card of it once it has ended.
         t.refresh_from_db()
-        holes, _, _ = _truth(t.current_hand_id)
+        running = t.current_hand_id
         page.get_by_test_id(f"watch-{t.pk}").click()
         page.wait_for_url(f"{base}/tables/{t.pk}/?full=1")
-        expect(page.get_by_test_id("table-root")).to_have_attribute(
-            "data-full-hand", str(t.current_hand_id)
-        )
-        for seat in Seat.objects.filter(table=t):
-            expect(page.get_by_test_id(f"seat-{seat.number}-cards")).to_have_attribute(
-                "data-cards", holes[seat.player_id]
+        expect(page.get_by_test_id("staff-view-banner")).to_contain_text("Staff view")
+        expect(page.get_by_test_id("table-root")).to_have_attribute("data-hand", str(running))
+        seats = {s.number: s.player_id for s in Seat.objects.filter(table=t)}
+        for number in seats:  # card backs only, no face
+            cards = page.get_by_test_id(f"seat-{number}-cards")
+            expect(cards.locator(".card.back")).to_have_count(2)
+            expect(cards).not_to_have_attribute("data-cards", re.compile("."))
+        page.screenshot(path=str(ARTIFACTS / "staff-table-live-view.png"), full_page=True)
+        play_random_hands(t, users, 1, rng)
+        last = Hand.objects.filter(table=t, ended_at__isnull=False).latest("number")
+        assert last.number >= Hand.objects.get(pk=running).number
+        holes, _, _ = _truth(last.pk)
+        expect(page.get_by_test_id("table-root")).to_have_attribute("data-full-hand", str(last.pk))
+        for number, player_id in seats.items():
+            expect(page.get_by_test_id(f"staff-full-seat-{number}")).to_have_attribute(
+                "data-cards", holes[player_id]
             )
         page.screenshot(path=str(ARTIFACTS / "staff-table-every-card.png"), full_page=True)
         _collect(page, violations)

@@ -1,5 +1,6 @@
-"""The table page's staff mode (``?full=1``): staff watch with every hole card; nobody
-else gets the page in that mode, nor the hand API's full view it reads the cards from."""
+"""The table page's staff mode (``?full=1``): risk and admin staff watch live, with every
+card of a hand only once it has ended; nobody else gets the page in that mode, nor the
+hand API's full view it reads the cards from (tests/poker/test_full_view.py: the rule)."""
 
 from __future__ import annotations
 
@@ -36,15 +37,15 @@ def test_players_and_visitors_are_refused_the_full_table_view(client, running):
     assert page.status_code == 200 and page.context["config"]["full"] is False
 
 
-def test_staff_get_the_full_table_view_and_every_card_of_the_running_hand(
+def test_risk_staff_get_the_live_staff_view_but_never_the_running_hands_cards(
     client, make_user, running
 ):
     t, _ = running
     client.force_login(make_user(role="support"))
+    assert client.get(f"/tables/{t.pk}/?full=1").status_code == 403  # support: finished only
+    client.force_login(make_user(role="risk"))
     page = client.get(f"/tables/{t.pk}/?full=1")
     assert page.status_code == 200 and page.context["config"]["full"] is True
     api = page.context["config"]["hands_api"]
-    detail = client.get(f"{api}{t.current_hand_id}/?full=1").json()
-    dealt = {e["seat"]: e["cards"] for e in detail["events"] if e["type"] == "HoleCardsDealt"}
-    seats = {s.number for s in t.seats.all()}
-    assert set(dealt) == seats and all(dealt.values())
+    response = client.get(f"{api}{t.current_hand_id}/?full=1")
+    assert response.status_code == 409 and response.json()["code"] == "full_view_delayed"

@@ -59,13 +59,16 @@
 
   function drawTables(tables) {
     fill("tables", tables.map((t) => {
+      // Links only where the every-card rule lets this member (none when seated there).
       const watch = document.createElement("span");
-      const live = link(t.watch_url, "live, every card");
-      live.dataset.testid = `watch-${t.id}`;
-      watch.appendChild(live);
+      if (t.watch_url) {
+        const live = link(t.watch_url, "live, every card a hand behind");
+        live.dataset.testid = `watch-${t.id}`;
+        watch.appendChild(live);
+      }
       if (t.hand_url) {
-        watch.appendChild(document.createTextNode(" · "));
-        watch.appendChild(link(t.hand_url, `hand ${t.hand} so far`));
+        if (t.watch_url) watch.appendChild(document.createTextNode(" · "));
+        watch.appendChild(link(t.hand_url, `last hand ${t.last_hand}`));
       }
       const tr = row([t.name, t.variant, t.stakes, `${t.seated}/${t.max_seats}`,
                       t.pot === null ? "–" : number(t.pot), number(t.hands_last_hour), watch]);

@@ -25,8 +25,9 @@
   const PRIVATE_GRACE_MS = 900;
 
   const S = {
-    fullHand: null, // ?full=1 (staff): the hand whose hole cards fullCards holds
-    fullCards: {}, // seat number -> card codes
+    fullQueue: [], // ?full=1: the last finished hands not shown yet, oldest first
+    fullEnded: 0, // hands seen ending (the queue's head is asked for again after each)
+    fullTried: -1, // fullEnded when the queue's head was last asked for
     fullLoading: null,
     view: null, // {table, version, seats, hand, you}
     version: null,
@@ -254,7 +255,6 @@
           fillCards(cards, shown);
         } else if (row.in_hand && !row.folded && hand) {
           let mine = me && me.seat === number && S.view.you ? cardCodes(S.view.you.hole_cards) : [];
-          if (!mine.length && S.fullHand === hand.id) mine = S.fullCards[number] || [];
           if (mine.length) fillCards(cards, mine);
           else {
             const n = table.variant === "PO" ? 4 : 2;
@@ -542,35 +542,55 @@
     stacks.prepend(el("li", { class: "label" }, "Stacks after the hand"));
   }
 
-  // Staff watching with ?full=1: every hole card of the running hand, read once per hand
-  // from the hand API's staff view (the server applies the same privacy rule, with a
-  // staff viewer; anyone else is refused the page and the API's full view).
-  function loadFullCards(hand) {
-    if (!cfg.full || !hand || S.fullHand === hand.id || S.fullLoading === hand.id) return;
-    S.fullLoading = hand.id;
-    fetch(`${cfg.hands_api}${hand.id}/?full=1`, {
+  // Staff watching with ?full=1 (risk, admin): the table as a spectator sees it, and in
+  // the staff banner every hole card of a hand once the server's rule shows it (enough
+  // hand ends after it: poker.full_view). A hand still too recent answers 409 and is
+  // asked for again after the next hand ends; nothing here shows a hand being played.
+  function queueFullHand(handId) {
+    if (!cfg.full) return;
+    S.fullEnded += 1;
+    // Only the last few can still be waiting: older ones are past any delay.
+    S.fullQueue = S.fullQueue.concat([handId]).slice(-Math.max(1, cfg.full_delay));
+  }
+
+  function loadFullCards() {
+    const id = S.fullQueue[0];
+    if (id === undefined || S.fullLoading !== null || S.fullTried === S.fullEnded) return;
+    S.fullLoading = id;
+    S.fullTried = S.fullEnded;
+    fetch(`${cfg.hands_api}${id}/?full=1`, {
       credentials: "same-origin", headers: { Accept: "application/json" },
     })
-      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
+      .then((r) => {
+        if (r.status === 409) return null; // not yet: the next hand end brings it
+        S.fullQueue = S.fullQueue.filter((h) => h !== id);
+        S.fullTried = -1; // a later hand may be shown already
+        return r.ok ? r.json() : null;
+      })
       .then((detail) => {
-        const cards = {};
+        if (!detail) return;
+        const line = byTestId("staff-full-hand");
+        line.replaceChildren(`Hand #${detail.number}, every card:`);
         for (const ev of detail.events) {
-          if (ev.type === "HoleCardsDealt" && ev.cards) cards[ev.seat] = cardCodes(ev.cards);
+          if (ev.type !== "HoleCardsDealt" || !ev.cards) continue;
+          const cards = el("span", { class: "cards", "data-testid": `staff-full-seat-${ev.seat}` });
+          fillCards(cards, cardCodes(ev.cards));
+          line.append(` seat ${ev.seat} `, cards);
         }
-        S.fullCards = cards;
-        S.fullHand = hand.id;
-        render();
+        root.setAttribute("data-full-hand", id);
       })
       .catch(() => {})
-      .finally(() => { if (S.fullLoading === hand.id) S.fullLoading = null; });
+      .finally(() => {
+        S.fullLoading = null;
+        loadFullCards();
+      });
   }
 
   function render() {
     if (!S.view) return;
     root.setAttribute("data-version", S.version);
     root.setAttribute("data-hand", S.view.hand ? S.view.hand.id : "");
-    root.setAttribute("data-full-hand", S.fullHand === null ? "" : S.fullHand);
-    loadFullCards(S.view.hand);
+    loadFullCards();
     renderSeats();
     renderCenter();
     renderHero();
@@ -712,6 +732,7 @@
         last.stacks = ev.stacks || {};
         for (const seat of Object.keys(last.stacks)) last.names[seat] = nameOfSeat(Number(seat));
         last.finished = true;
+        queueFullHand(ev.hand);
         log(last.number ? `Hand #${last.number} is over` : "The hand is over", "hand");
         break;
       }
