@@ -18,6 +18,12 @@ _counter = itertools.count()
 # autouse fixture below covers this process, whose settings may already be loaded.
 os.environ["POKER_HAND_PAUSE_MS"] = "0"
 
+# This process connects without the pool: the races of the concurrency tests run in
+# threads that keep their connection to the end of the test and never hand it back, which
+# would drain a pool of DB_POOL_MAX_SIZE. The servers the tests start as subprocesses
+# pool, like production.
+settings.DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
+
 
 @pytest.fixture(autouse=True)
 def _no_pause_between_hands(settings: Any) -> None:

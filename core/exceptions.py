@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import logging
 import math
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from psycopg_pool import PoolTimeout
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
@@ -77,7 +79,20 @@ def map_exception(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
         return exc.status_code, error_body(code, str(exc.detail), extra)
     if isinstance(exc, OperationalError) and "could not serialize" in str(exc):
         return 409, error_body("retry", "Concurrent update; retry the request.")
+    if _database_busy(exc):
+        return 503, error_body(
+            "database_busy", "Every database connection is busy; retry.", {"retry_after_s": 1}
+        )
     return None
+
+
+def _database_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is this process's connection pool exhausted (settings'
+    DB_POOL_TIMEOUT passed), or PostgreSQL refusing one more connection: load, not a
+    fault, so the client is told to retry."""
+    return isinstance(exc, OperationalError) and (
+        isinstance(exc.__cause__, PoolTimeout) or "too many clients" in str(exc)
+    )
 
 
 def _first_message(detail: Any) -> str:
@@ -120,7 +135,14 @@ def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonRe
 
 
 def json_500(request: HttpRequest) -> JsonResponse:
-    """Django's handler500: nothing internal leaks."""
+    """Django's handler500: nothing internal leaks. An exhausted connection pool met
+    outside a DRF view (a page's session lookup) is the same 503 as in the API."""
+    exc = sys.exc_info()[1]
+    busy = map_exception(exc) if exc is not None and _database_busy(exc) else None
+    if busy is not None:
+        response = JsonResponse(busy[1], status=busy[0])
+        response["Retry-After"] = str(busy[1]["extra"]["retry_after_s"])
+        return response
     return JsonResponse(
         error_body(
             "internal_error", "Internal server error.", {"request_id": request_id_var.get()}

@@ -12,7 +12,9 @@ drf-spectacular postprocessing hook, rather than repeated on each view:
   operation whose view has throttle classes.
 
 And one rule for every request body: a field the schema does not name is refused
-(``additionalProperties: false``).
+(``additionalProperties: false``). A text that may be blank is "its pattern, or empty"
+as ``anyOf``: drf-spectacular writes ``oneOf``, which refuses ``""`` when the pattern
+admits it too (it then matches both).
 """
 
 from __future__ import annotations
@@ -106,6 +108,20 @@ def _close_request_body(operation: dict[str, Any], components: dict[str, Any]) -
             schema["additionalProperties"] = False
 
 
+_BLANK = {"type": "string", "maxLength": 0}
+
+
+def _blank_as_any_of(node: Any) -> None:
+    if isinstance(node, dict):
+        if _BLANK in node.get("oneOf", []):
+            node["anyOf"] = node.pop("oneOf")
+        for value in node.values():
+            _blank_as_any_of(value)
+    elif isinstance(node, list):
+        for value in node:
+            _blank_as_any_of(value)
+
+
 def _throttled(generator: Any) -> set[tuple[str, str]]:
     """(path, method) of the operations whose views have DRF throttles."""
     throttled = set()
@@ -119,10 +135,11 @@ def add_common_errors(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
     """drf-spectacular POSTPROCESSING_HOOKS entry: the errors every operation shares,
-    and request bodies closed to unknown fields."""
+    request bodies closed to unknown fields, blank texts as ``anyOf``."""
     components = result.get("components", {}).get("schemas", {})
     if ERROR_SCHEMA not in components:
         return result  # a partial schema (one app's) with no error shape to point at
+    _blank_as_any_of(components)
     throttled = _throttled(generator)
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():

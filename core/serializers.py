@@ -52,6 +52,16 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class QueryBooleanField(serializers.BooleanField):
+    """A boolean query parameter. Present but empty (``?full=``) is no boolean and is
+    refused, where DRF would read it as absent (its default)."""
+
+    def get_value(self, dictionary: Any) -> Any:
+        if dictionary.get(self.field_name) == "":
+            return ""
+        return super().get_value(dictionary)
+
+
 class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
     """Refuses a body that is not a JSON object or carries fields it does not know."""
 

@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.errors import InvalidRequest
 from core.idempotency import idempotency_uuid, idempotent
 from wallet import responsible, selectors
 from wallet import serializers as s
@@ -101,11 +102,16 @@ class AccountLimitsView(APIView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = s.LimitRequestSerializer.refuse_unknown_fields(request.data)
+        if "amount" not in data:  # null removes a limit: when said, never by omission
+            raise InvalidRequest(
+                "amount is required: a limit in minor units, or null to remove it.",
+                code="invalid_amount",
+            )
         change = responsible.deposit_limit_set(
             user=request.user,
             currency=data.get("currency"),
             period=data.get("period"),
-            amount=data.get("amount"),
+            amount=data["amount"],
         )
         limit = change.limit
         return Response({

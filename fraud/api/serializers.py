@@ -18,7 +18,7 @@ from fraud.models import Case, CaseLogEntry
 
 class CaseSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
     players = serializers.SerializerMethodField()
-    assignee = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    assignee = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     evidence_hand_ids = serializers.SerializerMethodField()
 
     class Meta:
@@ -35,7 +35,7 @@ class CaseSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
 
 
 class LogEntrySerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
-    actor = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
         model = CaseLogEntry

@@ -22,7 +22,12 @@ from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from core.openapi import error_response
-from core.serializers import StrictCharField, StrictIntegerField, StrictSerializer
+from core.serializers import (
+    QueryBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    StrictSerializer,
+)
 from handhistory.models import Hand
 from poker import fairness
 from poker.api.common import user_id
@@ -208,7 +213,7 @@ class HandFairnessView(APIView):
 
 
 class _FullQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
-    full = serializers.BooleanField(default=False)
+    full = QueryBooleanField(default=False)
 
 
 class VerifyThrottle(SimpleRateThrottle):

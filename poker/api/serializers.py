@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from core import openapi
 from core.serializers import (
+    QueryBooleanField,
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
@@ -60,7 +61,7 @@ class ActSerializer(StrictSerializer):
 
 
 class HandDetailQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
-    full = serializers.BooleanField(default=False)
+    full = QueryBooleanField(default=False)
 
 
 # --- response shapes (documentation) --------------------------------------------------------

@@ -110,3 +110,22 @@ def test_every_example_page_is_one_page_that_counts_what_it_shows(tmp_path: Path
         assert all(not ({"count", "results"} <= item.keys()) for item in page["results"]), name
         assert page["count"] == len(page["results"]), name
         assert page["next"] is None and page["previous"] is None, name
+
+
+def _one_ofs(node: Any) -> list[list[Any]]:
+    if isinstance(node, dict):
+        found = [node["oneOf"]] if "oneOf" in node else []
+        return found + [o for value in node.values() for o in _one_ofs(value)]
+    if isinstance(node, list):
+        return [o for value in node for o in _one_ofs(value)]
+    return []
+
+
+def test_an_empty_string_never_matches_two_alternatives_of_a_one_of(tmp_path: Path) -> None:
+    # "" where a blank text is allowed: a oneOf with two matches refuses it.
+    from jsonschema import Draft202012Validator
+
+    for alternatives in _one_ofs(_schema(tmp_path)):
+        inline = [a for a in alternatives if "$ref" not in a]
+        matches = [a for a in inline if Draft202012Validator(a).is_valid("")]
+        assert len(matches) <= 1, alternatives

@@ -104,6 +104,18 @@ def test_a_hand_proof_follows_the_hand_views_refusals(table, player, auth_client
     assert check.json()["ok"] is True
 
 
+@pytest.mark.parametrize("path", ["/api/v1/hands/{}/", "/api/v1/hands/{}/fairness/"])
+@pytest.mark.parametrize("value", ["", "maybe"])
+def test_a_full_flag_that_is_no_boolean_is_a_typed_400(table, player, auth_client, path, value):
+    t = table()
+    users = [player(), player()]
+    sit(t, users)
+    ended = fold_current_hand(t)
+    response = auth_client(users[0]).get(path.format(ended) + f"?full={value}")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+
+
 # --- the public verifier --------------------------------------------------------------------
 
 

@@ -67,6 +67,7 @@ def test_the_same_key_replays_the_limit_answer(player):
     [
         ({"currency": "EUR", "period": "year", "amount": 100}, "invalid_period"),
         ({"currency": "EUR", "amount": 100}, "invalid_period"),
+        ({"currency": "EUR", "period": "day"}, "invalid_amount"),  # null is said, not implied
         ({"currency": "EUR", "period": "day", "amount": -5}, "invalid_amount"),
         ({"currency": "EUR", "period": "day", "amount": 1.5}, "invalid_amount"),
         ({"currency": "EUR", "period": "day", "amount": "100"}, "invalid_amount"),

@@ -8,6 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from fraud.models import Case, CaseLogEntry
+from tests.support.openapi import schema_errors
 from wallet.models import Restriction
 
 pytestmark = pytest.mark.django_db
@@ -71,6 +72,18 @@ def test_reviewers_list_cases_by_score_with_players_and_evidence(open_case, revi
     assert client.get("/api/v1/fraud/cases/?status=dismissed").json()["count"] == 0
     assert client.get("/api/v1/fraud/cases/?status=bogus").json()["code"] == "unknown_status"
     assert client.get(f"/api/v1/fraud/cases/{high.pk + 99}/").json()["code"] == "case_not_found"
+
+
+def test_an_unassigned_case_is_as_its_schema_says_in_the_list_and_in_detail(
+    open_case, reviewer, auth_client
+):
+    case = open_case()
+    client = auth_client(reviewer(act=False))
+    listed = client.get("/api/v1/fraud/cases/").json()["results"][0]
+    detail = client.get(f"/api/v1/fraud/cases/{case.pk}/").json()
+    assert listed["assignee"] is None
+    assert schema_errors(listed, "Case") == []
+    assert schema_errors(detail, "CaseDetail") == []
 
 
 def test_a_viewing_reviewer_cannot_act(open_case, reviewer, auth_client):
