@@ -4,10 +4,9 @@ the ratio head/base. `make bench-record`: the same benches on this tree alone, a
 the committed history ``benchmarks/results/history.md``.
 
 The base revision is extracted (``git archive``) into ``var/bench-compare/<sha>/`` and runs
-with that folder as its working directory and first on ``sys.path``, so it imports its own
-code even though the venv holds this tree as an editable install (whose finder comes after
-``sys.path``). It reuses this venv when the base's runtime dependencies are all satisfied
-by it, and otherwise gets its own venv beside its tree. Each run is a fresh process on a
+with that folder as its working directory and first on ``sys.path``, under an interpreter
+that cannot see this tree's code: this venv holds this tree as an editable install, whose
+finder would hand the base any module it lacks (see ``_python_for``). Each run is a fresh process on a
 fresh database (the benches recreate theirs); rounds alternate base-head, head-base, so a
 machine that drifts weighs on both sides alike.
 
@@ -23,6 +22,7 @@ import os
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import tempfile
 import time
@@ -121,10 +121,20 @@ def base_tree(rev: str) -> Tree:
 
 
 def _python_for(tree: Path) -> str:
-    """This interpreter when it satisfies every runtime dependency of ``tree``'s
-    pyproject.toml; otherwise a venv of its own beside the tree, made once."""
+    """An interpreter for ``tree`` that cannot see this tree's code. When this venv has
+    every runtime dependency of ``tree``'s pyproject.toml: a bare venv that adds this
+    venv's packages as a plain path, so the editable install's finder (loaded by a .pth
+    file there, which a plain path does not run) never hands the base a module it lacks
+    from this tree. Otherwise: a venv of its own beside the tree, made once."""
     if _satisfies(tree / "pyproject.toml"):
-        return sys.executable
+        venv = SCRATCH / "venv-shared"
+        python = venv / "bin" / "python"
+        if not python.exists():
+            subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+            packages = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                                      check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
+            (Path(packages) / "head-venv.pth").write_text(sysconfig.get_path("purelib") + "\n")
+        return str(python)
     venv = tree / ".venv"
     python = venv / "bin" / "python"
     if not python.exists():
@@ -157,8 +167,10 @@ def run_bench(tree: Tree, bench: str, size: str, out: Path) -> dict[str, Any]:
     came from."""
     module, extra, _ = BENCHES[bench]
     code_file = out.with_suffix(".code")
+    # Not traced by a coverage run that started the comparison (the test suite's): tracing
+    # would slow the bench, and the base's files would land in the suite's report.
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if not k.startswith(("COV_CORE_", "COVERAGE_"))},
         "PYTHONPATH": str(tree.path),
         "BENCH_COMPARE_CODE_FILE": str(code_file),
         # Its own database names, so a `make bench` elsewhere on the server cannot drop them.

@@ -42,6 +42,22 @@ def test_base_runs_its_own_tree_and_every_figure_gets_a_ratio(tmp_path):
         assert any(line.split()[:2] == ["tables", name] for line in done.stdout.splitlines())
 
 
+def test_the_base_interpreter_has_the_packages_but_not_this_trees_code(tmp_path):
+    (tmp_path / "pyproject.toml").write_text((compare.ROOT / "pyproject.toml").read_text())
+    python = compare._python_for(tmp_path)
+
+    def imports(module: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([python, "-c", f"import {module}"], cwd=tmp_path,
+                              capture_output=True, text=True)  # fmt: skip
+
+    assert imports("django").returncode == 0
+    assert imports("uvicorn").returncode == 0
+    # This venv's editable install would answer `fraud.admin` from this tree for a base
+    # whose fraud has no admin module; the base's interpreter does not see it at all.
+    missing = imports("poker")
+    assert "ModuleNotFoundError" in missing.stderr
+
+
 def test_a_base_needing_a_package_this_venv_lacks_gets_its_own_venv(tmp_path):
     pyproject = (compare.ROOT / "pyproject.toml").read_text()
     (tmp_path / "pyproject.toml").write_text(pyproject)
