@@ -287,16 +287,22 @@ def record(head: Tree, rounds: int, size: str) -> str:
             runs = [run_bench(head, bench, size, Path(tmp) / f"{bench}-{n}.json")
                     for n in range(rounds)]  # fmt: skip
             medians[bench] = {n: _median([r.get(n) for r in runs]) for n, _ in BENCHES[bench][2]}
+    line = history_line(head.commit, medians, size, rounds)
+    with HISTORY.open("a") as history:
+        history.write(line + "\n")
+    return line
+
+
+def history_line(commit: str, medians: dict[str, dict[str, float | None]], size: str,
+                 rounds: int) -> str:  # fmt: skip
+    """The history's row for these medians, in the columns of its header."""
     t, sat, paced = medians["tables"], medians["ws-saturated"], medians["ws-paced"]
-    line = (
-        f"| {time.strftime('%Y-%m-%d', time.gmtime())} | {head.commit} | "
+    return (
+        f"| {time.strftime('%Y-%m-%d', time.gmtime())} | {commit} | "
         f"{t['actions_per_s']} | {t['p50_ms']} | {t['p99_ms']} | {sat['actions_per_s']} | "
         f"{sat['p99_ms']} | {paced['p50_ms']} | {paced['p99_ms']} | "
         f"`make bench-record`, size {size}, median of {rounds}, {os.cpu_count()} cores |"
     )
-    with HISTORY.open("a") as history:
-        history.write(line + "\n")
-    return line
 
 
 def main(argv: list[str]) -> int:

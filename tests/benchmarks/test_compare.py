@@ -70,6 +70,25 @@ def test_a_base_needing_a_package_this_venv_lacks_gets_its_own_venv(tmp_path):
     assert not compare._satisfies(tmp_path / "pyproject.toml")
 
 
+def test_a_recorded_line_fills_the_history_columns_in_their_order():
+    header = next(
+        row for row in compare.HISTORY.read_text().splitlines() if row.startswith("| date")
+    )
+    medians = {
+        "tables": {"actions_per_s": 751.0, "hands_per_s": 40.0, "p50_ms": 9.5, "p99_ms": 30.0},
+        "ws-saturated": {"actions_per_s": 300.0, "p50_ms": 20.0, "p99_ms": 90.0},
+        "ws-paced": {"p50_ms": 12.0, "p99_ms": 55.0},
+    }
+    line = compare.history_line("abc1234", medians, "full", 3)
+    cells = dict(zip(header.strip("|").split("|"), line.strip("|").split("|"), strict=True))
+    cells = {k.strip(): v.strip() for k, v in cells.items()}
+    assert cells["commit"] == "abc1234"
+    assert cells["tables actions/s"] == "751.0"
+    assert cells["tables p99 ms"] == "30.0"
+    assert cells["ws saturated actions/s"] == "300.0"
+    assert cells["ws paced p99 ms"] == "55.0"
+
+
 @pytest.mark.parametrize(
     ("better", "ratio", "expected"),
     [("higher", 0.84, "WORSE"), ("higher", 1.2, "better"), ("lower", 1.37, "WORSE"),
