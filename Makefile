@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
 PORT ?= 8000
 
-.PHONY: run test bench lint typecheck clean
+.PHONY: run test bench bench-compare bench-record lint typecheck clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,6 +42,20 @@ test: $(STAMP) lint typecheck
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev,bench]'
 	$(PY) scripts/with_services.py -- $(PY) -m benchmarks $(BENCH_ARGS)
+
+# The table and WebSocket benches on BASE and on this tree, alternately, on the same
+# services: medians and head/base ratios per figure (README, "Benchmarks").
+ROUNDS ?= 3
+BENCHES ?= tables ws
+SIZE ?= full
+bench-compare: $(STAMP)
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<rev> [ROUNDS=3] [BENCHES='tables ws'] [SIZE=full|moderate|tiny]"; exit 2; }
+	$(PY) scripts/with_services.py -- $(PY) -m benchmarks.compare --base $(BASE) \
+		--rounds $(ROUNDS) --benches "$(BENCHES)" --size $(SIZE)
+
+# This tree's table and WebSocket figures appended to benchmarks/results/history.md (commit it).
+bench-record: $(STAMP)
+	$(PY) scripts/with_services.py -- $(PY) -m benchmarks.compare --record --rounds $(ROUNDS) --size $(SIZE)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -35,7 +35,9 @@ from benchmarks._support import (
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "tables.json"
-BENCH_DB = "bench_tables"
+#: ``make bench-compare`` gives its runs their own names (BENCH_DB_SUFFIX), so a `make bench`
+#: elsewhere on the same server never drops the database under them.
+BENCH_DB = "bench_tables" + os.environ.get("BENCH_DB_SUFFIX", "")
 TARGET_ACTIONS_PER_S = 1000.0
 TARGET_P99_MS = 50.0
 #: One worker process per core, as a production deployment sizes them: more only queue

@@ -54,7 +54,9 @@ from benchmarks._support import (
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_JSON = ROOT / "benchmarks" / "results" / "ws.json"
-BENCH_DB = "bench_ws"
+#: ``make bench-compare`` gives its runs their own names (BENCH_DB_SUFFIX), so a `make bench`
+#: elsewhere on the same server never drops the database under them.
+BENCH_DB = "bench_ws" + os.environ.get("BENCH_DB_SUFFIX", "")
 BOTS_PER_TABLE = 6
 #: The first seconds are played but not measured: every server process then loads each of
 #: its tables from the database once (cold caches, statements not yet prepared), a burst
