@@ -414,6 +414,7 @@
     byTestId("top-up-submit").textContent = busted ? "Rebuy and sit in" : "Top up";
     const input = byTestId("top-up-amount");
     input.max = room;
+    input.min = Math.max(1, table.min_buy_in - me.stack); // below the minimum: at least to it
     if (form.getAttribute("data-busted") !== String(busted)) {
       form.setAttribute("data-busted", String(busted));
       input.value = ""; // a rebuy starts from the full buy-in, not the last top-up offered
