@@ -490,6 +490,7 @@ CELERY_BEAT_SCHEDULE["poker-prune-update-log"] = {
     "task": "poker.prune_update_log",
     "schedule": 600.0,
 }
+CELERY_BEAT_SCHEDULE["poker-prune-presence"] = {"task": "poker.prune_presence", "schedule": 3600.0}
 
 # --- Wallet / ledger ----------------------------------------------------------------
 

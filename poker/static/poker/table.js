@@ -717,6 +717,12 @@
     return S.lastHand;
   }
 
+  const SAT_OUT_WHY = {
+    busted: "is out of chips and sits out",
+    timeouts: "ran out of time too often and sits out",
+    disconnected: "lost the connection and sits out",
+  };
+
   function tableEvent(ev) {
     const who = () => ev.username || nameOfPlayer(ev.user_id, ev.seat);
     switch (ev.type) {
@@ -747,7 +753,7 @@
         log(ev.cashed_out ? `${who()} leaves with ${chips(ev.cashed_out)}` : `${who()} leaves`, "table");
         break;
       case "PlayerSatOut":
-        log(ev.reason === "busted" ? `${who()} is out of chips and sits out` : `${who()} sits out`, "table");
+        log(`${who()} ${SAT_OUT_WHY[ev.reason] || "sits out"}`, "table");
         break;
       case "PlayerSatIn":
         log(`${who()} is back`, "table");
