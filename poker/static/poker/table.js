@@ -348,7 +348,9 @@
     }
     const sizing = byTestId("sizing");
     if (la) {
-      byTestId("action-call").textContent = `Call ${chips(la.call_amount)}`;
+      // A call of every chip behind is an all-in, and says so.
+      const callsAll = me && la.call_amount > 0 && la.call_amount === me.stack;
+      byTestId("action-call").textContent = `Call ${chips(la.call_amount)}${callsAll ? " (all-in)" : ""}`;
       // Fixed-limit (and any spot with one legal amount) has nothing to size: no slider,
       // no pot buttons, just "Bet 200" / "Raise to 400".
       const sized =
@@ -368,6 +370,8 @@
         if (actions.getAttribute("data-for") !== `${S.version}:${la.min_to}:${la.max_to}`) {
           setAmount(la.min_to);
           actions.setAttribute("data-for", `${S.version}:${la.min_to}:${la.max_to}`);
+        } else if (document.activeElement === input) {
+          showAmount(clampAmount(la, input.value)); // the player is typing: leave the field be
         } else {
           setAmount(Number(input.value));
         }
@@ -424,14 +428,23 @@
     }
   }
 
+  /** What a bet or raise of ``value`` would send: a whole number in the legal range. */
+  function clampAmount(la, value) {
+    const v = value === "" ? NaN : Math.round(Number(value));
+    return Number.isFinite(v) ? Math.max(la.min_to, Math.min(la.max_to, v)) : la.min_to;
+  }
+
   function setAmount(value) {
     const la = S.view && S.view.you && S.view.you.legal_actions;
     if (!la) return;
-    let v = Math.round(Number(value));
-    if (!Number.isFinite(v)) v = la.min_to;
-    v = Math.max(la.min_to, Math.min(la.max_to, v));
-    byTestId("amount-range").value = v;
+    const v = clampAmount(la, value);
     byTestId("amount-input").value = v;
+    showAmount(v);
+  }
+
+  /** The slider and the Bet/Raise labels at amount ``v`` (the amount field as it is). */
+  function showAmount(v) {
+    byTestId("amount-range").value = v;
     // "(all-in)" only when the amount is everything the player has (a pot-limit or
     // fixed-limit maximum usually is not).
     const allIn = v === wholeStack() ? " (all-in)" : "";
@@ -1080,6 +1093,11 @@
     }
     byTestId("amount-range").addEventListener("input", (e) => setAmount(e.target.value));
     byTestId("amount-input").addEventListener("change", (e) => setAmount(e.target.value));
+    // The labels follow the amount as it is typed; the field itself is settled on change.
+    byTestId("amount-input").addEventListener("input", (e) => {
+      const la = S.view && S.view.you && S.view.you.legal_actions;
+      if (la) showAmount(clampAmount(la, e.target.value));
+    });
 
     const sitForm = byTestId("sit-form");
     if (sitForm) {
