@@ -1,20 +1,27 @@
 """The action bar on a phone: every set of buttons a turn can offer (check/bet, fold/call/
 raise, a call that is all-in, fixed-limit) fits a 360 and a 390 px screen, each button
 whole and its label uncut; the labels follow what is typed and say "all-in" when the call
-takes the whole stack. Headless Chromium against a real server (``test_browser_page``'s
+takes the whole stack. Leaving asks first while a hand of yours is live, and the session
+reminder offers to leave. Headless Chromium against a real server (``test_browser_page``'s
 set-up); screenshots in ``test-artifacts/``.
 """
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
+from handhistory.models import Event
 from poker.commands.play import table_act
+from poker.models import Seat, Table
 from poker.selectors import table_view
 from tests.poker import conftest as poker_fixtures
-from tests.support.browser import ARTIFACTS, DESKTOP
+from tests.support.browser import ARTIFACTS, DESKTOP, _log_in_and_open
 from tests.support.poker import actor_for, key
 from tests.web.test_browser_page import PHONES, _seat_all, _session, _user_at
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+SKEW_S = 40
 
 player = poker_fixtures.player
 table = poker_fixtures.table
@@ -138,3 +145,68 @@ def test_the_action_bar_fits_360_and_390_px_phones_with_every_set_of_buttons(
                 expect(page.get_by_test_id("action-call")).to_have_text(
                     f"Call {legal['call_amount']}"
                 )
+
+
+def test_leaving_during_a_live_hand_asks_first_and_the_session_reminder_offers_to_leave(
+    table, player, monkeypatch
+):
+    from playwright.sync_api import expect
+
+    t = table(name="Leave", action_seconds=600)
+    users = [player(), player()]
+    _seat_all(t, users, 10_000)
+    late = player()
+    _seat_all(t, [late], 10_000)  # not in the running hand
+    actor, _ = _legal(t, users)
+    hand_id = Table.objects.get(pk=t.pk).current_hand_id
+    # This browser's clock runs ahead of the server's.
+    ahead = datetime.now(UTC) + timedelta(seconds=SKEW_S)
+
+    with _session(monkeypatch) as session:
+        # Not in the hand: Leave leaves at once, with no question.
+        page = session.open(late, t.pk)
+        expect(page.get_by_test_id("leave")).to_be_visible()
+        page.get_by_test_id("leave").click()
+        expect(page.get_by_test_id("sit-form")).to_be_visible()
+        expect(page.get_by_test_id("leave-confirm")).to_be_hidden()
+        assert not Seat.objects.filter(table=t, player=late).exists()
+
+        page = _log_in_and_open(
+            session.browser, session.base, actor, t.pk, session.errors,
+            prepare=lambda p: p.clock.install(time=ahead), viewport=PHONES[1],
+        )  # fmt: skip
+        session.pages.append(page)
+        expect(page.get_by_test_id("action-fold")).to_be_visible()
+
+        # In the hand: Leave asks, and "Stay" changes nothing.
+        page.get_by_test_id("leave").click()
+        ask = page.get_by_test_id("leave-confirm")
+        expect(ask).to_be_visible()
+        expect(ask).to_contain_text("Leave the table? Your hand will be folded")
+        page.screenshot(path=str(ARTIFACTS / "leave-confirm-390.png"), full_page=True)
+        page.get_by_test_id("leave-stay").click()
+        expect(ask).to_be_hidden()
+        seat = Seat.objects.get(table=t, player=actor)
+        assert seat.state == Seat.State.ACTIVE
+        assert Table.objects.get(pk=t.pk).current_hand_id == hand_id
+        assert not Event.objects.filter(stream=f"hand-{hand_id}", type="PlayerFolded").exists()
+
+        # An hour on: the reminder counts the server's hour and offers to leave, which
+        # asks first too; confirmed, the hand is folded and the seat cashed out.
+        # (Fast-forwarded to a second past the hour on the browser's clock: the timers
+        # fire at the end of a jump.)
+        page.wait_for_load_state("networkidle")
+        hour = (seat.joined_at + timedelta(hours=1, seconds=SKEW_S + 1)).timestamp() * 1000
+        page.clock.fast_forward(int(hour - page.evaluate("Date.now()")))
+        reminder = page.get_by_test_id("session-reminder")
+        expect(reminder).to_be_visible()
+        expect(page.get_by_test_id("session-reminder-text")).to_contain_text(
+            "Reality check: 1 h 0 min played"
+        )
+        page.screenshot(path=str(ARTIFACTS / "session-reminder-leave-390.png"), full_page=True)
+        page.get_by_test_id("session-reminder-leave").click()
+        expect(reminder).to_be_hidden()
+        expect(ask).to_be_visible()
+        page.get_by_test_id("leave-confirmed").click()
+        expect(page.get_by_test_id("sit-form")).to_be_visible()
+        assert not Seat.objects.filter(table=t, player=actor).exists()

@@ -1123,7 +1123,20 @@
       });
     }
     const leave = byTestId("leave");
-    if (leave) leave.addEventListener("click", () => command("leave/", {}, leave));
+    if (leave) {
+      // Leaving folds a live hand: ask first (a dialog of the page's own, not window.confirm).
+      const ask = byTestId("leave-confirm");
+      leave.addEventListener("click", () => {
+        const me = mySeatRow();
+        if (me && S.view.hand && me.in_hand && !me.folded) ask.showModal();
+        else command("leave/", {}, leave);
+      });
+      byTestId("leave-stay").addEventListener("click", () => ask.close());
+      byTestId("leave-confirmed").addEventListener("click", () => {
+        ask.close();
+        command("leave/", {}, leave);
+      });
+    }
     const sitOut = byTestId("sit-out");
     if (sitOut) sitOut.addEventListener("click", () => send({ type: "sit_out", key: newKey() }));
     const sitIn = byTestId("sit-in");
