@@ -210,3 +210,29 @@ def test_leaving_during_a_live_hand_asks_first_and_the_session_reminder_offers_t
         page.get_by_test_id("leave-confirmed").click()
         expect(page.get_by_test_id("sit-form")).to_be_visible()
         assert not Seat.objects.filter(table=t, player=actor).exists()
+
+
+def test_the_page_shows_the_next_deals_commitment_before_the_hand(table, player, monkeypatch):
+    from playwright.sync_api import expect
+
+    t = table(name="Fair", action_seconds=600)
+    alice, bob = player(), player()
+    _seat_all(t, [alice], 10_000)
+    promised = table_view(table_id=t.pk, viewer_id=None)["next_deck_commitment"]
+    with _session(monkeypatch) as session:
+        page = session.open(alice, t.pk, PHONES[0])
+        expect(page.get_by_test_id("commitment-hash")).to_have_text(promised)
+        # Bob sits: the hand is dealt from the deck promised, and the page shows the
+        # promise for the deal after it.
+        _seat_all(t, [bob], 10_000)
+        hand_id = Table.objects.get(pk=t.pk).current_hand_id
+        expect(page.get_by_test_id("table-root")).to_have_attribute("data-hand", str(hand_id))
+        started = Event.objects.get(stream=f"hand-{hand_id}", type="HandStarted")
+        assert started.payload["deck_commitment"] == promised
+        expect(page.get_by_test_id("log")).to_contain_text(
+            f"Dealt from the deck committed as {promised}"
+        )
+        following = table_view(table_id=t.pk, viewer_id=None)["next_deck_commitment"]
+        assert following != promised
+        expect(page.get_by_test_id("commitment-hash")).to_have_text(following)
+        page.screenshot(path=str(ARTIFACTS / "commitment-360.png"), full_page=True)

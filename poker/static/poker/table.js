@@ -610,6 +610,15 @@
     renderHero();
     renderClock();
     renderLastHand();
+    renderCommitment();
+  }
+
+  /** The provably-fair promise, checkable from the page: the next deal's commitment, shown
+   * before that hand (the log then says which commitment each hand was dealt from). */
+  function renderCommitment() {
+    const hash = S.view.next_deck_commitment;
+    byTestId("commitment").hidden = !hash;
+    byTestId("commitment-hash").textContent = hash || "";
   }
 
   // --- log, chat, errors ------------------------------------------------------------
@@ -657,6 +666,7 @@
     const who = () => nameOfSeat(ev.seat);
     switch (ev.type) {
       case "HandStarted":
+        if (ev.deck_commitment) log(`Dealt from the deck committed as ${ev.deck_commitment}`, "commitment");
         break;
       case "AntePosted":
         log(`${who()} posts ante ${chips(ev.amount)}`);
@@ -839,6 +849,8 @@
       seats: seatRows,
       hand,
       next_hand_at: "next_hand_at" in pub ? pub.next_hand_at : hand ? null : S.view.next_hand_at,
+      next_deck_commitment:
+        "next_deck_commitment" in pub ? pub.next_deck_commitment : S.view.next_deck_commitment,
       you,
     };
     S.version = msg.version;
