@@ -6,6 +6,7 @@ reminder offers to leave. Headless Chromium against a real server (``test_browse
 set-up); screenshots in ``test-artifacts/``.
 """
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -17,7 +18,7 @@ from poker.selectors import table_view
 from tests.poker import conftest as poker_fixtures
 from tests.support.browser import ARTIFACTS, DESKTOP, _log_in_and_open
 from tests.support.poker import actor_for, key
-from tests.web.test_browser_page import PHONES, _seat_all, _session, _user_at
+from tests.web.test_browser_page import PHONES, _fold_first_hand, _seat_all, _session, _user_at
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -236,3 +237,49 @@ def test_the_page_shows_the_next_deals_commitment_before_the_hand(table, player,
         assert following != promised
         expect(page.get_by_test_id("commitment-hash")).to_have_text(following)
         page.screenshot(path=str(ARTIFACTS / "commitment-360.png"), full_page=True)
+
+
+def test_an_all_in_run_out_shows_main_and_side_pots_and_deals_a_street_at_a_time(
+    table, player, monkeypatch, settings
+):
+    from playwright.sync_api import expect
+
+    t = table(name="Run-out", action_seconds=600, max_buy_in=100_000)
+    short, mid, deep = player(), player(), player(amount=200_000)
+    users = [short, mid, deep]
+    for user, stack in ((short, 2_000), (mid, 5_000), (deep, 10_000)):
+        _seat_all(t, [user], stack)
+    _fold_first_hand(t, users)  # the next hand deals all three in
+    # The commands run here, in the test's process: its settings hold the pause from now.
+    settings.POKER_HAND_PAUSE_MS, settings.POKER_RUNOUT_STREET_MS = 3_000, 1_500
+    hand_id = Table.objects.get(pk=t.pk).current_hand_id
+    env = {"POKER_HAND_PAUSE_MS": "3000", "POKER_RUNOUT_STREET_MS": "1500"}  # and the pages'
+
+    with _session(monkeypatch, env) as session:
+        page = session.open(deep, t.pk, PHONES[1])
+        expect(page.get_by_test_id("table-root")).to_have_attribute("data-hand", str(hand_id))
+
+        # Everyone all-in preflop: a main pot of three and a side pot of two.
+        while Table.objects.get(pk=t.pk).current_hand_id == hand_id:
+            actor, legal = _legal(t, users)
+            shove = "raise" in legal["actions"]
+            table_act(table_id=t.pk, player_id=actor.pk, action="raise" if shove else "call",
+                      amount=legal["max_to"] if shove else None, key=key(),
+                      actor=actor_for(actor))  # fmt: skip
+        pots = {}
+        for event in Event.objects.filter(stream=f"hand-{hand_id}", type="PotAwarded"):
+            pot = event.payload.get("pot", 0)
+            pots[pot] = pots.get(pot, 0) + sum(event.payload["amounts"])
+        assert sorted(pots) == [0, 1], pots
+
+        board = page.get_by_test_id("board")
+        expect(page.get_by_test_id("pot-0")).to_have_text(f"Main {pots[0]}")
+        expect(page.get_by_test_id("pot-1")).to_have_text(f"Side 1 {pots[1]}")
+        expect(board).to_have_attribute("data-cards", re.compile(r"^(..){3}$"))
+        page.screenshot(path=str(ARTIFACTS / "runout-flop-390.png"), full_page=True)
+        expect(page.get_by_test_id("result")).to_have_count(0)
+        expect(board).to_have_attribute("data-cards", re.compile(r"^(..){4}$"))
+        expect(board).to_have_attribute("data-cards", re.compile(r"^(..){5}$"))
+        expect(page.get_by_test_id("result").first).to_contain_text("wins")
+        expect(page.get_by_test_id("last-hand")).to_be_visible()
+        page.screenshot(path=str(ARTIFACTS / "runout-result-390.png"), full_page=True)

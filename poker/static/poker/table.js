@@ -46,6 +46,7 @@
     errorTimer: null,
     privateTimer: null,
     chosenSeat: null,
+    runout: null, // {hand, from, streets: [cards per street], pots: [amounts], at}: an all-in run-out on screen
   };
 
   // --- small helpers ----------------------------------------------------------------
@@ -286,6 +287,19 @@
     const pot = byTestId("pot");
     const info = byTestId("hand-info");
     const last = S.lastHand;
+    const runout = runningOut();
+    if (!hand && runout) {
+      // An all-in run-out: the board a street at a time, the pots (main and side) at stake.
+      fillCards(board, runout.board);
+      info.textContent = last.number ? `Hand #${last.number} · all-in` : "All-in";
+      pot.setAttribute("data-total", runout.pots.reduce((a, b) => a + b, 0));
+      pot.replaceChildren(
+        ...runout.pots.map((amount, i) =>
+          el("span", { class: "pot-part", "data-testid": `pot-${i}` }, `${runout.pots.length === 1 ? "Pot" : i === 0 ? "Main" : `Side ${i}`} ${chips(amount)}`),
+        ),
+      );
+      return;
+    }
     if (!hand && S.view.next_hand_at && last && last.finished) {
       // The pause between hands: the result stays where it happened until the next deal.
       fillCards(board, S.boards[last.hand] || []);
@@ -319,6 +333,39 @@
       });
     }
     pot.replaceChildren(...parts);
+  }
+
+  /** The run-out still being dealt on screen ({board, pots}), or null: one street per
+   * cfg.runout_street_ms, the flop (or first street) at once. */
+  function runningOut() {
+    const r = S.runout;
+    if (!r || !S.lastHand || S.lastHand.hand !== r.hand || S.view.hand) return null;
+    const step = cfg.runout_street_ms || 0;
+    const shown = step ? Math.floor((Date.now() - r.at) / step) + 1 : r.streets.length;
+    if (shown >= r.streets.length + 1) return null; // the last street stays a step, then the result
+    const board = r.from.concat(...r.streets.slice(0, shown));
+    return { board, pots: r.pots };
+  }
+
+  /** Hand events of one update that end a hand with board dealt after the last decision
+   * (everyone all-in): remembered to be dealt out on screen at a readable pace. */
+  const DECISIONS = new Set(["PlayerFolded", "PlayerChecked", "PlayerCalled", "BetPlaced", "RaisedTo"]);
+  function noteRunout(handId, events) {
+    let last = -1;
+    events.forEach((ev, i) => { if (DECISIONS.has(ev.type)) last = i; });
+    const after = events.slice(last + 1);
+    const streets = after.filter((ev) => ev.type === "BoardDealt").map((ev) => cardCodes(ev.cards));
+    if (!streets.length || !after.some((ev) => ev.type === "PotAwarded")) return;
+    const pots = [];
+    for (const ev of after) {
+      if (ev.type !== "PotAwarded") continue;
+      pots[ev.pot || 0] = (pots[ev.pot || 0] || 0) + (ev.amounts || []).reduce((a, b) => a + b, 0);
+    }
+    const all = S.boards[handId] || [];
+    const dealt = streets.reduce((n, cards) => n + cards.length, 0);
+    S.runout = { hand: handId, from: all.slice(0, all.length - dealt), streets, pots: pots.map((p) => p || 0), at: Date.now() };
+    const step = cfg.runout_street_ms || 0;
+    for (let i = 1; i <= streets.length; i++) setTimeout(render, i * step);
   }
 
   function legal() {
@@ -513,7 +560,7 @@
   function renderLastHand() {
     const panel = byTestId("last-hand");
     const last = S.lastHand;
-    if (!last || !last.finished) {
+    if (!last || !last.finished || runningOut()) {
       panel.hidden = true;
       return;
     }
@@ -825,8 +872,10 @@
       }
     }
     for (const g of groups) {
-      if (g.kind === "hand") for (const ev of g.events || []) handEvent(g.hand, ev);
-      else if (g.kind === "table" && g.event) tableEvent(g.event);
+      if (g.kind === "hand") {
+        for (const ev of g.events || []) handEvent(g.hand, ev);
+        noteRunout(g.hand, g.events || []);
+      } else if (g.kind === "table" && g.event) tableEvent(g.event);
     }
     const you = S.view.you;
     let hand = "hand" in pub ? pub.hand : S.view.hand;
