@@ -277,7 +277,11 @@ def test_an_all_in_run_out_shows_main_and_side_pots_and_deals_a_street_at_a_time
         expect(page.get_by_test_id("pot-1")).to_have_text(f"Side 1 {pots[1]}")
         expect(board).to_have_attribute("data-cards", re.compile(r"^(..){3}$"))
         page.screenshot(path=str(ARTIFACTS / "runout-flop-390.png"), full_page=True)
+        # Nothing says who won before the river: not the felt, not the log.
         expect(page.get_by_test_id("result")).to_have_count(0)
+        expect(page.get_by_test_id("log").locator("li").last).to_have_text(
+            re.compile(r"^Board: \S+ \S+ \S+$")
+        )
         expect(board).to_have_attribute("data-cards", re.compile(r"^(..){4}$"))
         expect(board).to_have_attribute("data-cards", re.compile(r"^(..){5}$"))
         expect(page.get_by_test_id("result").first).to_contain_text("wins")

@@ -47,6 +47,7 @@
     privateTimer: null,
     chosenSeat: null,
     runout: null, // {hand, from, streets: [cards per street], pots: [amounts], at}: an all-in run-out on screen
+    logDelay: 0, // ms a log line waits (the lines of a run-out come with its streets)
   };
 
   // --- small helpers ----------------------------------------------------------------
@@ -348,24 +349,40 @@
   }
 
   /** Hand events of one update that end a hand with board dealt after the last decision
-   * (everyone all-in): remembered to be dealt out on screen at a readable pace. */
+   * (everyone all-in): the index of that decision and the streets after it, else null. */
   const DECISIONS = new Set(["PlayerFolded", "PlayerChecked", "PlayerCalled", "BetPlaced", "RaisedTo"]);
-  function noteRunout(handId, events) {
+  function runoutIn(events) {
     let last = -1;
     events.forEach((ev, i) => { if (DECISIONS.has(ev.type)) last = i; });
     const after = events.slice(last + 1);
     const streets = after.filter((ev) => ev.type === "BoardDealt").map((ev) => cardCodes(ev.cards));
-    if (!streets.length || !after.some((ev) => ev.type === "PotAwarded")) return;
+    if (!streets.length || !after.some((ev) => ev.type === "PotAwarded")) return null;
+    return { last, streets };
+  }
+
+  /** Remembers a run-out to be dealt out on screen at a readable pace, and holds back each
+   * event's log line until its street is on the felt (the result's until the last). */
+  function playRunout(handId, events) {
+    const found = runoutIn(events);
+    const step = cfg.runout_street_ms || 0;
+    let dealt = 0;
+    events.forEach((ev, i) => {
+      if (found && i > found.last) {
+        S.logDelay = (ev.type === "BoardDealt" ? dealt : found.streets.length) * step;
+        if (ev.type === "BoardDealt") dealt += 1;
+      }
+      handEvent(handId, ev);
+    });
+    if (!found) return;
     const pots = [];
-    for (const ev of after) {
+    for (const ev of events.slice(found.last + 1)) {
       if (ev.type !== "PotAwarded") continue;
       pots[ev.pot || 0] = (pots[ev.pot || 0] || 0) + (ev.amounts || []).reduce((a, b) => a + b, 0);
     }
     const all = S.boards[handId] || [];
-    const dealt = streets.reduce((n, cards) => n + cards.length, 0);
-    S.runout = { hand: handId, from: all.slice(0, all.length - dealt), streets, pots: pots.map((p) => p || 0), at: Date.now() };
-    const step = cfg.runout_street_ms || 0;
-    for (let i = 1; i <= streets.length; i++) setTimeout(render, i * step);
+    const cards = found.streets.reduce((n, street) => n + street.length, 0);
+    S.runout = { hand: handId, from: all.slice(0, all.length - cards), streets: found.streets, pots: pots.map((p) => p || 0), at: Date.now() };
+    for (let i = 1; i <= found.streets.length; i++) setTimeout(render, i * step);
   }
 
   function legal() {
@@ -678,7 +695,9 @@
   }
 
   function log(text, kind) {
-    appendLine(byTestId("log"), el("li", { class: kind ? `log-${kind}` : null }, text), LOG_MAX);
+    const line = el("li", { class: kind ? `log-${kind}` : null }, text);
+    if (S.logDelay) setTimeout(() => appendLine(byTestId("log"), line, LOG_MAX), S.logDelay);
+    else appendLine(byTestId("log"), line, LOG_MAX);
   }
 
   function chat(name, text) {
@@ -871,12 +890,12 @@
         S.handNumbers[g.event.hand] = g.event.number;
       }
     }
+    S.logDelay = 0; // after a run-out, this update's later lines wait for its result too
     for (const g of groups) {
-      if (g.kind === "hand") {
-        for (const ev of g.events || []) handEvent(g.hand, ev);
-        noteRunout(g.hand, g.events || []);
-      } else if (g.kind === "table" && g.event) tableEvent(g.event);
+      if (g.kind === "hand") playRunout(g.hand, g.events || []);
+      else if (g.kind === "table" && g.event) tableEvent(g.event);
     }
+    S.logDelay = 0;
     const you = S.view.you;
     let hand = "hand" in pub ? pub.hand : S.view.hand;
     let seatRows = nextSeats;
