@@ -136,14 +136,30 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         await self._present()
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # However the connection ended (a consumer that failed gets no disconnect()),
+            # its presence ends with it.
+            await self._absent()
+
     async def disconnect(self, code: int) -> None:
         if getattr(self, "joined", False):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.joined = False
-        if getattr(self, "present", False):
-            self.present = False
-            presence.refresher().discard(self.channel_name)
+        await self._absent()
+
+    async def _absent(self) -> None:
+        if not getattr(self, "present", False):
+            return
+        self.present = False
+        presence.refresher().discard(self.channel_name)
+        try:
             await _presence_close(channel=self.channel_name)
+        except Exception:
+            # Not closed: the row goes stale instead, no longer refreshed.
+            logger.exception("presence close failed", extra={"table": self.table_id})
 
     async def _present(self) -> None:
         """A signed-in user's socket counts for their presence at the table (the shot
