@@ -18,7 +18,7 @@ from poker.selectors import table_view
 from tests.poker import conftest as poker_fixtures
 from tests.support.browser import ARTIFACTS, DESKTOP, _log_in_and_open
 from tests.support.poker import actor_for, key
-from tests.web.test_browser_page import PHONES, _fold_first_hand, _seat_all, _session, _user_at
+from tests.support.table_page import PHONES, _fold_first_hand, _seat_all, _session, _user_at
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
