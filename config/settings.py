@@ -485,11 +485,15 @@ LOGGING = {
 #: the sweeper below (or by any later command on the table) once due. 0 deals the next
 #: hand in the command that finished the last one (what the test suite runs with).
 POKER_HAND_PAUSE_MS = int(os.environ.get("POKER_HAND_PAUSE_MS", "3000"))
+#: Added to that pause per street of a board run out with everyone all-in (no decision
+#: left), which the pages deal out one street at a time at this pace.
+POKER_RUNOUT_STREET_MS = int(os.environ.get("POKER_RUNOUT_STREET_MS", "1500"))
 CELERY_BEAT_SCHEDULE["poker-sweep-timeouts"] = {"task": "poker.sweep_timeouts", "schedule": 1.0}
 CELERY_BEAT_SCHEDULE["poker-prune-update-log"] = {
     "task": "poker.prune_update_log",
     "schedule": 600.0,
 }
+CELERY_BEAT_SCHEDULE["poker-prune-presence"] = {"task": "poker.prune_presence", "schedule": 3600.0}
 
 # --- Wallet / ledger ----------------------------------------------------------------
 

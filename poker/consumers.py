@@ -35,7 +35,7 @@ from core.errors import DomainError, NotFound
 from core.exceptions import map_exception
 from core.ws_auth import _user_for_token
 from handhistory.store import Actor
-from poker import selectors
+from poker import presence, selectors
 from poker.commands import chat, play, seating
 from poker.ws_protocol import MAX_DEVICE_ID_LENGTH, Frame, ProtocolError, error_frame, parse_frame
 from poker.ws_updates import Due, Watcher, received
@@ -84,6 +84,8 @@ _act = database_sync_to_async(play.table_act)
 _sit_out = database_sync_to_async(seating.table_sit_out)
 _sit_in = database_sync_to_async(seating.table_sit_in)
 _chat = database_sync_to_async(chat.table_chat)
+_presence_open = database_sync_to_async(presence.presence_open)
+_presence_close = database_sync_to_async(presence.presence_close)
 
 
 class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -99,7 +101,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = table_group(self.table_id)
-        self.joined = False
+        self.joined = self.present = False
         self.user_id = None
         self.version = -1
         # What this connection last saw publicly, to tell when a private frame is due.
@@ -131,11 +133,43 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.joined = False
             await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self._present()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # However the connection ended (a consumer that failed gets no disconnect()),
+            # its presence ends with it.
+            await self._absent()
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "joined", False):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.joined = False
+        await self._absent()
+
+    async def _absent(self) -> None:
+        if not getattr(self, "present", False):
+            return
+        self.present = False
+        presence.refresher().discard(self.channel_name)
+        try:
+            await _presence_close(channel=self.channel_name)
+        except Exception:
+            # Not closed: the row goes stale instead, no longer refreshed.
+            logger.exception("presence close failed", extra={"table": self.table_id})
+
+    async def _present(self) -> None:
+        """A signed-in user's socket counts for their presence at the table (the shot
+        clock's "disconnected", ``poker.presence``) until it closes."""
+        if self.user_id is None:
+            return
+        await _presence_open(table_id=self.table_id, player_id=self.user_id,
+                             channel=self.channel_name)  # fmt: skip
+        self.present = True
+        presence.refresher().add(self.channel_name)
 
     def _device_id(self) -> str | None:
         """The client's device id (``device`` query parameter or ``X-Device-Id`` header),
@@ -380,6 +414,7 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             device_id=self.actor.device_id,
         )  # fmt: skip
         await self._send_private()
+        await self._present()
         if frame.key is not None:
             await self._ack(
                 frame,

@@ -302,6 +302,7 @@ def _finish_hand(ctx: Ctx) -> None:
     hand.actor_index = None
     hand.deadline = None
     ctx.changed_hands[hand.pk] = hand
+    run_out = _streets_run_out(ctx, hand)
     if ctx.hand_payloads is None:  # this process joined mid-hand: read the events back
         ctx.flush()
     project_hand(hand, payloads=ctx.hand_payloads, state=state)
@@ -320,9 +321,28 @@ def _finish_hand(ctx: Ctx) -> None:
         # The result stays on every screen for the pause; the sweeper (or any command
         # after it) deals the next hand. Held here, not in the browsers, so every client
         # and bot sees the same pause.
+        # A board run out with everyone all-in is shown a street at a time first.
+        pause_ms += run_out * settings.POKER_RUNOUT_STREET_MS
         table.next_hand_at = timezone.now() + timedelta(milliseconds=pause_ms)
         return
     maybe_start_hand(ctx)
+
+
+#: Hand events in which a player decides; board cards dealt after the last of them (in
+#: the command that ended the hand) were run out with nobody left to act.
+_DECISIONS = {"PlayerFolded", "PlayerChecked", "PlayerCalled", "BetPlaced", "RaisedTo"}
+
+
+def _streets_run_out(ctx: Ctx, hand: Hand) -> int:
+    """How many streets were dealt after the last decision of ``hand``, in this command."""
+    streets = 0
+    for row in reversed(ctx.pending):
+        if row["stream"] != hand.stream:
+            continue
+        if row["type"] in _DECISIONS:
+            break
+        streets += row["type"] == "BoardDealt"
+    return streets
 
 
 def _cash_out_barred(ctx: Ctx, hand: Hand) -> None:

@@ -231,3 +231,24 @@ class FullView(models.Model):
         return (
             f"{self.staff_id} saw every card of table {self.table_id} at {self.at:%Y-%m-%d %H:%M}"
         )
+
+
+class TableSocket(models.Model):
+    """One signed-in player's live-table WebSocket, wherever its process runs
+    (``poker.presence``): the shot clock asks whether a seat's player had sockets at the
+    table and has none left. Refreshed by its process while open (``seen_at``), closed
+    when the socket goes; a process that dies stops refreshing, so its rows go stale."""
+
+    channel = models.CharField(max_length=200, unique=True)
+    # Indexed by the (table, player) index below.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", db_index=False)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="+", db_index=False)  # fmt: skip
+    seen_at = models.DateTimeField(db_index=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "player"], name="table_socket_player")]
+
+    def __str__(self) -> str:
+        return f"socket {self.channel} of {self.player_id} at table {self.table_id}"

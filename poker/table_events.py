@@ -74,7 +74,8 @@ class PlayerLeft(TableEvent):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PlayerSatOut(TableEvent):
-    """``reason``: none (the player's choice), ``timeouts`` or ``busted``. A busted
+    """``reason``: none (the player's choice), ``timeouts``, ``disconnected`` (timed out
+    with every socket at the table gone) or ``busted``. A busted
     player's event names them by id only."""
 
     seat: int

@@ -10,6 +10,7 @@ from django.utils import timezone
 from core.health import record_sweep
 from poker.commands.play import timeouts_sweep
 from poker.models import TableUpdate
+from poker.presence import presence_prune
 
 #: How long the per-version update log is kept for resync.
 UPDATE_LOG_RETENTION = timedelta(hours=1)
@@ -30,3 +31,9 @@ def prune_update_log() -> int:
         created_at__lt=timezone.now() - UPDATE_LOG_RETENTION
     ).delete()
     return deleted
+
+
+@shared_task(name="poker.prune_presence", ignore_result=True)
+def prune_presence() -> int:
+    """Drops the rows of sockets closed (or of dead processes) long ago."""
+    return presence_prune()

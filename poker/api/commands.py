@@ -37,6 +37,7 @@ E422 = error_response(
     "not_your_turn",
     "raise_too_small",
     "buy_in_out_of_range",
+    "top_up_too_small",
     "insufficient_funds",
     "table_not_open",
     # The rules speak in seats and usernames, never the engine's player index.
@@ -173,7 +174,8 @@ class TopUpView(TableCommandView):
 
     @_command_schema("Top up", s.TopUpSerializer, {"stack": 20000, "version": 16}, {"amount": 5000})
     def post(self, request: Request, table_id: int) -> Response:
-        """Up to the table's maximum buy-in; refused during a hand you are in."""
+        """The stack after it is within the table's buy-in range (below the minimum, at
+        least to it: ``top_up_too_small``); refused during a hand you are in."""
         return super().post(request, table_id)
 
     def command(

@@ -26,6 +26,7 @@ from poker.dealer import (
 from poker.engine.errors import EngineError
 from poker.engine.game import act
 from poker.models import Seat, Table
+from poker.presence import presence_disconnected
 
 
 def table_act(*, table_id: int, player_id: int, action: object, amount: object = None,
@@ -93,8 +94,9 @@ def _refusal_in_seats(ctx: Ctx, error: EngineError) -> TableError:
 
 def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
     """Enforces the shot clock: if the turn seen at ``expected_version`` is overdue, the
-    player checks when free, else folds; after TIMEOUTS_BEFORE_SIT_OUT in a row they are
-    sat out. A stale version (someone acted meanwhile) or a turn not yet due does nothing,
+    player checks when free, else folds; they are sat out after TIMEOUTS_BEFORE_SIT_OUT in
+    a row, or at once when disconnected (every socket they had at the table is gone,
+    ``poker.presence``: the turn gave them their time bank once). A stale version (someone acted meanwhile) or a turn not yet due does nothing,
     so racing sweepers act exactly once."""
 
     def body(ctx: Ctx) -> dict[str, Any] | None:
@@ -116,7 +118,12 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
         ctx.state, events = act(state, index, action, None)
         seat.consecutive_timeouts += 1
         seat.time_bank_ms = 0
-        sat_out = seat.consecutive_timeouts >= TIMEOUTS_BEFORE_SIT_OUT
+        reason = None
+        if presence_disconnected(table_id=ctx.table.pk, player_id=seat.player_id):
+            reason = "disconnected"  # their time bank is spent: nobody is there to play
+        elif seat.consecutive_timeouts >= TIMEOUTS_BEFORE_SIT_OUT:
+            reason = "timeouts"
+        sat_out = reason is not None
         if sat_out:
             seat.state = Seat.State.SITTING_OUT
         ctx.seat_changed(seat)
@@ -124,7 +131,7 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
                                                    action=action))  # fmt: skip
         if sat_out:
             table_event(ctx, table_events.PlayerSatOut(seat=seat.number, **who(seat),
-                                                       reason="timeouts"))  # fmt: skip
+                                                       reason=reason))  # fmt: skip
         append_engine(ctx, events, SYSTEM)
         progress(ctx)
         return {"timed_out": True, "seat": seat.number, "action": action}

@@ -250,7 +250,10 @@ def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> di
 def table_top_up(
     *, table_id: int, player_id: int, amount: object, key: str, actor: Actor
 ) -> dict[str, Any]:
-    """Adds chips from the wallet between hands, up to the table's maximum buy-in."""
+    """Adds chips from the wallet between hands (a rebuy when the seat is out of chips).
+    The rule: the stack after it is within the table's buy-in range, so a seat at or above
+    the minimum adds any amount up to the maximum, and one below it (a busted one too)
+    adds at least what brings it to the minimum (``top_up_too_small``)."""
 
     def body(ctx: Ctx) -> dict[str, Any]:
         value = check_amount(amount)
@@ -258,6 +261,13 @@ def table_top_up(
         if in_current_hand(ctx, player_id) is not None:
             raise TableError("You cannot add chips during a hand you are in.", code="in_hand")
         stack = seat.stake_account.balance
+        if stack + value < ctx.table.min_buy_in:
+            raise TableError(
+                f"Seat {seat.number} has {stack}, below the minimum buy-in {ctx.table.min_buy_in}: "
+                f"add at least {ctx.table.min_buy_in - stack}, not {value}.",
+                code="top_up_too_small", min=ctx.table.min_buy_in - stack,
+                max=ctx.table.max_buy_in - stack,
+            )  # fmt: skip
         if stack + value > ctx.table.max_buy_in:
             raise TableError(
                 f"Top-up to {stack + value} exceeds the maximum buy-in {ctx.table.max_buy_in}.",

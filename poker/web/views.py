@@ -80,6 +80,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
         "full": full,
         "full_delay": settings.STAFF_FULL_VIEW_DELAY_HANDS,
         "hands_api": "/api/v1/hands/",
+        # The pace of an all-in run-out on the page (the server's pause allows for it).
+        "runout_street_ms": settings.POKER_RUNOUT_STREET_MS,
     }
     history = _recent_history(table_id, view["version"])
     return render(

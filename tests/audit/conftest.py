@@ -29,7 +29,9 @@ def room(table, player):  # noqa: F811 - the shared fixtures
     assert t.current_hand_id is None
     stacks = {s.player_id: s.stake_account.balance for s in t.seats.select_related("stake_account")}
     topped = next(u for u in users if 0 < stacks[u.pk] <= t.max_buy_in - 1_000)
-    table_top_up(table_id=t.pk, player_id=topped.pk, amount=1_000, key=key(),
+    # A stack below the minimum buy-in tops up at least to it.
+    amount = max(1_000, t.min_buy_in - stacks[topped.pk])
+    table_top_up(table_id=t.pk, player_id=topped.pk, amount=amount, key=key(),
                  actor=actor_for(topped))  # fmt: skip
     table(name="empty")
     return t, users

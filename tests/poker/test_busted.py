@@ -9,7 +9,7 @@ from ledger.audit import ledger_audit
 from ledger.models import Account, Transfer
 from poker.commands.play import table_act
 from poker.commands.runner import TableError
-from poker.commands.seating import table_sit, table_sit_in, table_top_up
+from poker.commands.seating import table_sit, table_sit_in, table_sit_out, table_top_up
 from poker.models import Seat
 from poker.selectors import table_view
 from tests.support.poker import actor_for, key
@@ -106,3 +106,71 @@ def test_a_busted_player_is_sat_out_not_dealt_in_and_can_rebuy_and_play_again(ta
         Account.objects.get(pk=s.stake_account_id).balance for s in Seat.objects.filter(table=t)
     ]
     assert sum(stakes) == 1_000 + 1_000_000 + 1_000_000 + 5_000
+
+
+def _below_the_minimum(t, users):
+    """The first player to act sits out on their turn (so folds) in the first hand, ending
+    it below the minimum buy-in with no next hand dealt (the other is alone). Returns
+    (that user, their stack)."""
+    view = table_view(table_id=t.pk, viewer_id=None)
+    actor = next(s["user_id"] for s in view["seats"] if s["seat"] == view["hand"]["actor_seat"])
+    user = next(u for u in users if u.pk == actor)
+    table_sit_out(table_id=t.pk, player_id=actor, key=key(), actor=actor_for(user))
+    stack = Seat.objects.get(table=t, player=user).stake_account.balance
+    assert 0 < stack < t.min_buy_in
+    return user, stack
+
+
+def test_a_rebuy_below_the_table_minimum_is_refused_and_changes_nothing(table, player):
+    t = table(min_buy_in=2_000, max_buy_in=1_000_000)
+    users = [player(), player(amount=1_000_000), player(amount=1_000_000)]
+    for u, buy_in in zip(users, (2_000, 1_000_000, 1_000_000), strict=True):
+        table_sit(table_id=t.pk, player_id=u.pk, buy_in=buy_in, key=key(), actor=actor_for(u))
+    bust = users[0]
+    seat = _short_stack_shoves_until_busted(t, users, bust)
+
+    before = _counts()
+    with pytest.raises(TableError) as refused:
+        table_top_up(table_id=t.pk, player_id=bust.pk, amount=500, key=key(), actor=actor_for(bust))
+    assert refused.value.code == "top_up_too_small"
+    assert refused.value.extra == {"min": 2_000, "max": 1_000_000}
+    assert "2000" in str(refused.value)
+    assert _counts() == before
+    assert Seat.objects.get(pk=seat.pk).stake_account.balance == 0
+    assert ledger_audit().ok
+
+    table_top_up(table_id=t.pk, player_id=bust.pk, amount=2_000, key=key(), actor=actor_for(bust))
+    assert Seat.objects.get(pk=seat.pk).stake_account.balance == 2_000
+
+
+def test_a_stack_below_the_minimum_tops_up_to_at_least_the_minimum(table, player):
+    t = table(min_buy_in=2_000, max_buy_in=20_000)
+    users = [player(), player()]
+    for u in users:
+        table_sit(table_id=t.pk, player_id=u.pk, buy_in=2_000, key=key(), actor=actor_for(u))
+    short, stack = _below_the_minimum(t, users)
+
+    before = _counts()
+    with pytest.raises(TableError) as refused:
+        table_top_up(table_id=t.pk, player_id=short.pk, amount=2_000 - stack - 1, key=key(),
+                     actor=actor_for(short))  # fmt: skip
+    assert refused.value.code == "top_up_too_small"
+    assert refused.value.extra == {"min": 2_000 - stack, "max": 20_000 - stack}
+    assert _counts() == before
+
+    table_top_up(table_id=t.pk, player_id=short.pk, amount=2_000 - stack, key=key(),
+                 actor=actor_for(short))  # fmt: skip
+    assert Seat.objects.get(table=t, player=short).stake_account.balance == 2_000
+
+
+def test_top_ups_while_at_or_above_the_minimum_are_free_up_to_the_maximum(table, player):
+    t = table(min_buy_in=2_000, max_buy_in=20_000)
+    user = player()
+    table_sit(table_id=t.pk, player_id=user.pk, buy_in=2_000, key=key(), actor=actor_for(user))
+    table_top_up(table_id=t.pk, player_id=user.pk, amount=1, key=key(), actor=actor_for(user))
+    with pytest.raises(TableError) as refused:
+        table_top_up(table_id=t.pk, player_id=user.pk, amount=18_000, key=key(),
+                     actor=actor_for(user))  # fmt: skip
+    assert refused.value.code == "top_up_too_large"
+    table_top_up(table_id=t.pk, player_id=user.pk, amount=17_999, key=key(), actor=actor_for(user))
+    assert Seat.objects.get(table=t, player=user).stake_account.balance == 20_000

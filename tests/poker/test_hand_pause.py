@@ -139,3 +139,25 @@ def test_with_no_pause_the_next_hand_is_dealt_by_the_command_that_ended_the_last
     t.refresh_from_db()
     assert t.current_hand_id not in (None, first)
     assert t.next_hand_at is None
+
+
+def test_a_board_run_out_all_in_adds_a_street_at_a_time_to_the_pause(settings, table, player):
+    settings.POKER_RUNOUT_STREET_MS = 10_000
+    t, users = _heads_up(settings, table, player, 60_000)
+    before = timezone.now()
+    # Everyone all-in preflop: flop, turn and river are run out with nobody to act.
+    for _ in range(2):
+        view = table_view(table_id=t.pk, viewer_id=None)
+        actor = next(s["user_id"] for s in view["seats"] if s["seat"] == view["hand"]["actor_seat"])
+        user = next(u for u in users if u.pk == actor)
+        legal = table_view(table_id=t.pk, viewer_id=actor)["you"]["legal_actions"]
+        if "raise" in legal["actions"]:
+            table_act(table_id=t.pk, player_id=actor, action="raise", amount=legal["max_to"],
+                      key=key(), actor=actor_for(user))  # fmt: skip
+        else:
+            table_act(table_id=t.pk, player_id=actor, action="call", key=key(),
+                      actor=actor_for(user))  # fmt: skip
+    t.refresh_from_db()
+    assert t.current_hand_id is None
+    assert t.next_hand_at >= before + timedelta(seconds=60 + 3 * 10)
+    # (A hand ended by a fold pauses for the pause alone: the first test above.)

@@ -203,6 +203,7 @@ def test_two_players_play_a_hand_to_showdown_by_clicking(table, player, monkeypa
 
         # Leaving during a hand: the seat is marked and cashes out when it ends.
         alice_page.get_by_test_id("leave").click()
+        alice_page.get_by_test_id("leave-confirmed").click()  # in a hand: asked first
         expect(alice_page.get_by_test_id("leave")).to_be_hidden()
         expect(bob_page.get_by_test_id("seat-1-state")).to_have_text("leaving")
         expect(bob_page.get_by_test_id("log")).to_contain_text("alice will leave after this hand")

@@ -46,6 +46,8 @@
     errorTimer: null,
     privateTimer: null,
     chosenSeat: null,
+    runout: null, // {hand, from, streets: [cards per street], pots: [amounts], at}: an all-in run-out on screen
+    logDelay: 0, // ms a log line waits (the lines of a run-out come with its streets)
   };
 
   // --- small helpers ----------------------------------------------------------------
@@ -286,6 +288,19 @@
     const pot = byTestId("pot");
     const info = byTestId("hand-info");
     const last = S.lastHand;
+    const runout = runningOut();
+    if (!hand && runout) {
+      // An all-in run-out: the board a street at a time, the pots (main and side) at stake.
+      fillCards(board, runout.board);
+      info.textContent = last.number ? `Hand #${last.number} · all-in` : "All-in";
+      pot.setAttribute("data-total", runout.pots.reduce((a, b) => a + b, 0));
+      pot.replaceChildren(
+        ...runout.pots.map((amount, i) =>
+          el("span", { class: "pot-part", "data-testid": `pot-${i}` }, `${runout.pots.length === 1 ? "Pot" : i === 0 ? "Main" : `Side ${i}`} ${chips(amount)}`),
+        ),
+      );
+      return;
+    }
     if (!hand && S.view.next_hand_at && last && last.finished) {
       // The pause between hands: the result stays where it happened until the next deal.
       fillCards(board, S.boards[last.hand] || []);
@@ -321,6 +336,55 @@
     pot.replaceChildren(...parts);
   }
 
+  /** The run-out still being dealt on screen ({board, pots}), or null: one street per
+   * cfg.runout_street_ms, the flop (or first street) at once. */
+  function runningOut() {
+    const r = S.runout;
+    if (!r || !S.lastHand || S.lastHand.hand !== r.hand || S.view.hand) return null;
+    const step = cfg.runout_street_ms || 0;
+    const shown = step ? Math.floor((Date.now() - r.at) / step) + 1 : r.streets.length;
+    if (shown >= r.streets.length + 1) return null; // the last street stays a step, then the result
+    const board = r.from.concat(...r.streets.slice(0, shown));
+    return { board, pots: r.pots };
+  }
+
+  /** Hand events of one update that end a hand with board dealt after the last decision
+   * (everyone all-in): the index of that decision and the streets after it, else null. */
+  const DECISIONS = new Set(["PlayerFolded", "PlayerChecked", "PlayerCalled", "BetPlaced", "RaisedTo"]);
+  function runoutIn(events) {
+    let last = -1;
+    events.forEach((ev, i) => { if (DECISIONS.has(ev.type)) last = i; });
+    const after = events.slice(last + 1);
+    const streets = after.filter((ev) => ev.type === "BoardDealt").map((ev) => cardCodes(ev.cards));
+    if (!streets.length || !after.some((ev) => ev.type === "PotAwarded")) return null;
+    return { last, streets };
+  }
+
+  /** Remembers a run-out to be dealt out on screen at a readable pace, and holds back each
+   * event's log line until its street is on the felt (the result's until the last). */
+  function playRunout(handId, events) {
+    const found = runoutIn(events);
+    const step = cfg.runout_street_ms || 0;
+    let dealt = 0;
+    events.forEach((ev, i) => {
+      if (found && i > found.last) {
+        S.logDelay = (ev.type === "BoardDealt" ? dealt : found.streets.length) * step;
+        if (ev.type === "BoardDealt") dealt += 1;
+      }
+      handEvent(handId, ev);
+    });
+    if (!found) return;
+    const pots = [];
+    for (const ev of events.slice(found.last + 1)) {
+      if (ev.type !== "PotAwarded") continue;
+      pots[ev.pot || 0] = (pots[ev.pot || 0] || 0) + (ev.amounts || []).reduce((a, b) => a + b, 0);
+    }
+    const all = S.boards[handId] || [];
+    const cards = found.streets.reduce((n, street) => n + street.length, 0);
+    S.runout = { hand: handId, from: all.slice(0, all.length - cards), streets: found.streets, pots: pots.map((p) => p || 0), at: Date.now() };
+    for (let i = 1; i <= found.streets.length; i++) setTimeout(render, i * step);
+  }
+
   function legal() {
     const you = S.view && S.view.you;
     const hand = S.view && S.view.hand;
@@ -348,7 +412,9 @@
     }
     const sizing = byTestId("sizing");
     if (la) {
-      byTestId("action-call").textContent = `Call ${chips(la.call_amount)}`;
+      // A call of every chip behind is an all-in, and says so.
+      const callsAll = me && la.call_amount > 0 && la.call_amount === me.stack;
+      byTestId("action-call").textContent = `Call ${chips(la.call_amount)}${callsAll ? " (all-in)" : ""}`;
       // Fixed-limit (and any spot with one legal amount) has nothing to size: no slider,
       // no pot buttons, just "Bet 200" / "Raise to 400".
       const sized =
@@ -368,6 +434,8 @@
         if (actions.getAttribute("data-for") !== `${S.version}:${la.min_to}:${la.max_to}`) {
           setAmount(la.min_to);
           actions.setAttribute("data-for", `${S.version}:${la.min_to}:${la.max_to}`);
+        } else if (document.activeElement === input) {
+          showAmount(clampAmount(la, input.value)); // the player is typing: leave the field be
         } else {
           setAmount(Number(input.value));
         }
@@ -414,6 +482,7 @@
     byTestId("top-up-submit").textContent = busted ? "Rebuy and sit in" : "Top up";
     const input = byTestId("top-up-amount");
     input.max = room;
+    input.min = Math.max(1, table.min_buy_in - me.stack); // below the minimum: at least to it
     if (form.getAttribute("data-busted") !== String(busted)) {
       form.setAttribute("data-busted", String(busted));
       input.value = ""; // a rebuy starts from the full buy-in, not the last top-up offered
@@ -423,14 +492,23 @@
     }
   }
 
+  /** What a bet or raise of ``value`` would send: a whole number in the legal range. */
+  function clampAmount(la, value) {
+    const v = value === "" ? NaN : Math.round(Number(value));
+    return Number.isFinite(v) ? Math.max(la.min_to, Math.min(la.max_to, v)) : la.min_to;
+  }
+
   function setAmount(value) {
     const la = S.view && S.view.you && S.view.you.legal_actions;
     if (!la) return;
-    let v = Math.round(Number(value));
-    if (!Number.isFinite(v)) v = la.min_to;
-    v = Math.max(la.min_to, Math.min(la.max_to, v));
-    byTestId("amount-range").value = v;
+    const v = clampAmount(la, value);
     byTestId("amount-input").value = v;
+    showAmount(v);
+  }
+
+  /** The slider and the Bet/Raise labels at amount ``v`` (the amount field as it is). */
+  function showAmount(v) {
+    byTestId("amount-range").value = v;
     // "(all-in)" only when the amount is everything the player has (a pot-limit or
     // fixed-limit maximum usually is not).
     const allIn = v === wholeStack() ? " (all-in)" : "";
@@ -499,7 +577,7 @@
   function renderLastHand() {
     const panel = byTestId("last-hand");
     const last = S.lastHand;
-    if (!last || !last.finished) {
+    if (!last || !last.finished || runningOut()) {
       panel.hidden = true;
       return;
     }
@@ -596,6 +674,15 @@
     renderHero();
     renderClock();
     renderLastHand();
+    renderCommitment();
+  }
+
+  /** The provably-fair promise, checkable from the page: the next deal's commitment, shown
+   * before that hand (the log then says which commitment each hand was dealt from). */
+  function renderCommitment() {
+    const hash = S.view.next_deck_commitment;
+    byTestId("commitment").hidden = !hash;
+    byTestId("commitment-hash").textContent = hash || "";
   }
 
   // --- log, chat, errors ------------------------------------------------------------
@@ -608,7 +695,9 @@
   }
 
   function log(text, kind) {
-    appendLine(byTestId("log"), el("li", { class: kind ? `log-${kind}` : null }, text), LOG_MAX);
+    const line = el("li", { class: kind ? `log-${kind}` : null }, text);
+    if (S.logDelay) setTimeout(() => appendLine(byTestId("log"), line, LOG_MAX), S.logDelay);
+    else appendLine(byTestId("log"), line, LOG_MAX);
   }
 
   function chat(name, text) {
@@ -643,6 +732,7 @@
     const who = () => nameOfSeat(ev.seat);
     switch (ev.type) {
       case "HandStarted":
+        if (ev.deck_commitment) log(`Dealt from the deck committed as ${ev.deck_commitment}`, "commitment");
         break;
       case "AntePosted":
         log(`${who()} posts ante ${chips(ev.amount)}`);
@@ -716,6 +806,12 @@
     return S.lastHand;
   }
 
+  const SAT_OUT_WHY = {
+    busted: "is out of chips and sits out",
+    timeouts: "ran out of time too often and sits out",
+    disconnected: "lost the connection and sits out",
+  };
+
   function tableEvent(ev) {
     const who = () => ev.username || nameOfPlayer(ev.user_id, ev.seat);
     switch (ev.type) {
@@ -746,7 +842,7 @@
         log(ev.cashed_out ? `${who()} leaves with ${chips(ev.cashed_out)}` : `${who()} leaves`, "table");
         break;
       case "PlayerSatOut":
-        log(ev.reason === "busted" ? `${who()} is out of chips and sits out` : `${who()} sits out`, "table");
+        log(`${who()} ${SAT_OUT_WHY[ev.reason] || "sits out"}`, "table");
         break;
       case "PlayerSatIn":
         log(`${who()} is back`, "table");
@@ -794,10 +890,12 @@
         S.handNumbers[g.event.hand] = g.event.number;
       }
     }
+    S.logDelay = 0; // after a run-out, this update's later lines wait for its result too
     for (const g of groups) {
-      if (g.kind === "hand") for (const ev of g.events || []) handEvent(g.hand, ev);
+      if (g.kind === "hand") playRunout(g.hand, g.events || []);
       else if (g.kind === "table" && g.event) tableEvent(g.event);
     }
+    S.logDelay = 0;
     const you = S.view.you;
     let hand = "hand" in pub ? pub.hand : S.view.hand;
     let seatRows = nextSeats;
@@ -819,6 +917,8 @@
       seats: seatRows,
       hand,
       next_hand_at: "next_hand_at" in pub ? pub.next_hand_at : hand ? null : S.view.next_hand_at,
+      next_deck_commitment:
+        "next_deck_commitment" in pub ? pub.next_deck_commitment : S.view.next_deck_commitment,
       you,
     };
     S.version = msg.version;
@@ -1073,6 +1173,11 @@
     }
     byTestId("amount-range").addEventListener("input", (e) => setAmount(e.target.value));
     byTestId("amount-input").addEventListener("change", (e) => setAmount(e.target.value));
+    // The labels follow the amount as it is typed; the field itself is settled on change.
+    byTestId("amount-input").addEventListener("input", (e) => {
+      const la = S.view && S.view.you && S.view.you.legal_actions;
+      if (la) showAmount(clampAmount(la, e.target.value));
+    });
 
     const sitForm = byTestId("sit-form");
     if (sitForm) {
@@ -1098,7 +1203,20 @@
       });
     }
     const leave = byTestId("leave");
-    if (leave) leave.addEventListener("click", () => command("leave/", {}, leave));
+    if (leave) {
+      // Leaving folds a live hand: ask first (a dialog of the page's own, not window.confirm).
+      const ask = byTestId("leave-confirm");
+      leave.addEventListener("click", () => {
+        const me = mySeatRow();
+        if (me && S.view.hand && me.in_hand && !me.folded) ask.showModal();
+        else command("leave/", {}, leave);
+      });
+      byTestId("leave-stay").addEventListener("click", () => ask.close());
+      byTestId("leave-confirmed").addEventListener("click", () => {
+        ask.close();
+        command("leave/", {}, leave);
+      });
+    }
     const sitOut = byTestId("sit-out");
     if (sitOut) sitOut.addEventListener("click", () => send({ type: "sit_out", key: newKey() }));
     const sitIn = byTestId("sit-in");
