@@ -252,6 +252,9 @@ def test_admin_table_pages_render_and_create_goes_through_the_service(
     assert admin_client_.get(f"/admin/poker/table/{t.pk}/change/").status_code == 200
     assert admin_client_.get("/admin/poker/table/add/").status_code == 200
     hand_id = Table.objects.get(pk=t.pk).current_hand_id
+    # A running hand's admin page shows every card: refused until the hand has ended.
+    assert admin_client_.get(f"/admin/handhistory/hand/{hand_id}/change/").status_code == 403
+    assert fold_hand([a, b], t.pk) == hand_id
     page = admin_client_.get(f"/admin/handhistory/hand/{hand_id}/change/")
     assert page.status_code == 200
     assert b"HoleCardsDealt" in page.content and b"BlindPosted" in page.content
