@@ -59,7 +59,7 @@ def live_tables(*, now: datetime, viewer: Any) -> list[dict[str, Any]]:
                 "id": table.pk,
                 "name": table.name,
                 "variant": str(Variant(table.variant).label),
-                "stakes": f"{table.stakes_label} {table.currency}",
+                "stakes": table.stakes_display,
                 "status": table.status,
                 "seated": table.seated,
                 "max_seats": table.max_seats,

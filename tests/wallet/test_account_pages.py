@@ -134,7 +134,7 @@ def test_a_deposit_typed_as_25_50_lands_2550_minor_units(web):
     )  # fmt: skip
     assert Deposit.objects.get(user=web.user).amount == 2_550
     assert balance(web.user, "EUR")["balance"] == 2_550
-    assert "Deposit of 25.50 EUR: confirmed." in response.content.decode()
+    assert "Deposit of €25.50: confirmed." in response.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -185,11 +185,11 @@ def test_refusals_are_shown_in_the_currencys_units(web, settings):
     response = web.post(
         "/account/wallet/withdraw/", {"key": "w", "amount": "0.50", "currency": "EUR"}, follow=True
     )
-    assert "The minimum withdrawal is 1.00 EUR." in response.content.decode()
+    assert "The minimum withdrawal is €1.00." in response.content.decode()
     response = web.post(
         "/account/wallet/withdraw/", {"key": "w2", "amount": "5", "currency": "EUR"}, follow=True
     )
-    assert "Insufficient funds: 0.00 EUR available, 5.00 EUR needed." in response.content.decode()
+    assert "Insufficient funds: €0.00 available, €5.00 needed." in response.content.decode()
     assert not Withdrawal.objects.exists()
 
 
@@ -201,8 +201,8 @@ def test_a_deposit_over_the_players_limit_is_refused_in_the_currencys_units(web)
     response = web.post(
         "/account/wallet/deposit/", {"key": "d2", "amount": "25", "currency": "EUR"}, follow=True
     )
-    said = "Your deposit limit is 50.00 EUR per 24 hours; 30.00 EUR deposited in that time, "
-    assert f"{said}20.00 EUR left." in response.content.decode()
+    said = "Your deposit limit is €50.00 per 24 hours; €30.00 deposited in that time, "
+    assert f"{said}€20.00 left." in response.content.decode()
     assert "minor units" not in response.content.decode()
     assert balance(web.user, "EUR")["balance"] == 3_000
 
@@ -264,22 +264,22 @@ def test_the_header_links_to_the_wallet_and_history_and_the_login_to_sign_up(web
         (
             {"WALLET_DEPOSIT_MAX": 10_000},
             [("deposit", "100.01")],
-            "A deposit is at most 100.00 EUR.",
+            "A deposit is at most €100.00.",
         ),
         (
             {"WALLET_DEPOSIT_DAILY_MAX": 5_000},
             [("deposit", "30"), ("deposit", "25")],
-            "Deposits are limited to 50.00 EUR per 24 hours; 30.00 EUR already deposited.",
+            "Deposits are limited to €50.00 per 24 hours; €30.00 already deposited.",
         ),
         (
             {"WALLET_WITHDRAWAL_DAILY_MAX": 5_000},
             [("deposit", "100"), ("withdraw", "40"), ("withdraw", "20")],
-            "Withdrawals are limited to 50.00 EUR per 24 hours; 40.00 EUR already requested.",
+            "Withdrawals are limited to €50.00 per 24 hours; €40.00 already requested.",
         ),
         (
             {"WALLET_KYC_WITHDRAWAL_THRESHOLD": 2_000},
             [("deposit", "100"), ("withdraw", "30")],
-            "Withdrawals above 20.00 EUR need a verified identity (yours is unverified). "
+            "Withdrawals above €20.00 need a verified identity (yours is unverified). "
             "Ask for a review on your wallet page.",
         ),
         (

@@ -104,7 +104,7 @@ def test_staff_sign_in_with_two_factors_approve_a_withdrawal_and_read_the_staff_
         page.get_by_test_id(f"player-link-{player.pk}").click()
         page.wait_for_url(f"{base}/staff/players/{player.pk}/")
         expect(page.get_by_test_id("staff-log-row").first).to_contain_text("withdrawal.approve")
-        expect(page.get_by_test_id("balance-EUR")).to_contain_text("38.00 EUR")
+        expect(page.get_by_test_id("balance-EUR")).to_contain_text("€38.00")
         page.screenshot(path=str(ARTIFACTS / "staff-player-profile.png"), full_page=True)
         _collect(page, violations)
 

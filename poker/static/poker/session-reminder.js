@@ -4,31 +4,21 @@
 // dismiss it. The session and its figures come from /api/v1/account/session/ (computed
 // by the server): counting from the session's start rather than from when the page was
 // opened, a reload of the page does not put the next reminder off. The net, in minor
-// units from the server, is shown in the currency's units: the decimals of each currency
-// come from the page (the server's one rule, wallet.amounts), play chips whole.
+// units from the server, is shown in the currency's units by the one formatter (money.js),
+// each currency as the page states it.
 (function () {
   "use strict";
   const box = document.getElementById("session-reminder");
   if (!box) return; // a spectator: no session
   const url = box.dataset.url;
   const text = box.querySelector("[data-testid=session-reminder-text]");
-  const decimals = JSON.parse(box.dataset.decimals || "{}");
-
-  // As wallet.amounts.money_format(amount, currency, plus=True): "+1,234.56 EUR".
-  function money(amount, currency) {
-    const digits = decimals[currency] ?? 2;
-    const scale = 10 ** digits;
-    const sign = amount < 0 ? "-" : amount > 0 ? "+" : "";
-    const whole = Math.floor(Math.abs(amount) / scale).toLocaleString("en-US");
-    const fraction = digits ? `.${String(Math.abs(amount) % scale).padStart(digits, "0")}` : "";
-    return `${sign}${whole}${fraction} ${currency}`;
-  }
+  const currencies = JSON.parse(box.dataset.currencies || "{}");
 
   function describe(session) {
     const hours = Math.floor(session.minutes_played / 60);
     const minutes = session.minutes_played % 60;
     const played = hours ? `${hours} h ${minutes} min` : `${minutes} min`;
-    return `${played} played, net result ${money(session.net, session.currency)}`;
+    return `${played} played, net result ${Money.format(session.net, currencies[session.currency], { plus: true })}`;
   }
 
   async function fetchSessions() {
