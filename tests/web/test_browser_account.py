@@ -75,9 +75,7 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         expect(form.get_by_test_id("deposit-unit")).to_have_text("EUR")
         form.get_by_test_id("deposit-amount").fill("25")
         form.get_by_test_id("deposit-submit").click()
-        expect(page.get_by_test_id("message-success")).to_have_text(
-            "Deposit of €25.00: confirmed."
-        )
+        expect(page.get_by_test_id("message-success")).to_have_text("Deposit of €25.00: confirmed.")
         expect(page.get_by_test_id("balance-EUR")).to_have_attribute("data-balance", "2500")
         expect(page.get_by_test_id("balance-EUR").locator("td").nth(1)).to_have_text("25.00")
         expect(page.get_by_test_id("deposit-row").first).to_have_attribute(
@@ -91,8 +89,7 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         form.locator("select[name=currency]").select_option("EUR")
         form.get_by_test_id("deposit-submit").click()
         expect(page.get_by_test_id("message-error")).to_have_text(
-            "Your deposit limit is €30.00 per 24 hours; €25.00 deposited in that time, "
-            "€5.00 left."
+            "Your deposit limit is €30.00 per 24 hours; €25.00 deposited in that time, €5.00 left."
         )
         expect(page.get_by_test_id("balance-EUR")).to_have_attribute("data-balance", "2500")
         page.screenshot(path=str(ARTIFACTS / "account-wallet-limit-hit.png"), full_page=True)
