@@ -20,6 +20,7 @@ from core.admin import ReadOnlyAdmin as ReadOnly
 from core.errors import DomainError
 from ledger.models import Account
 from wallet import services
+from wallet.amounts import money_format
 from wallet.kyc import kyc_status_set
 from wallet.models import (
     Adjustment,
@@ -38,18 +39,34 @@ from wallet.models import (
 from wallet.restrictions import restriction_lift
 
 
+class AmountShown(ReadOnly):
+    """Rows with an ``amount`` in minor units of their ``currency``: the list and the
+    detail show it in the currency's units ("€50.00"), like the players' pages."""
+
+    @admin.display(description="amount", ordering="amount")
+    def amount_shown(self, obj: Any) -> str:
+        return money_format(obj.amount, obj.currency)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [*super().get_readonly_fields(request, obj), "amount_shown"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        fields = [f for f in super().get_fields(request, obj) if f != "amount_shown"]
+        return ["amount_shown" if f == "amount" else f for f in fields]
+
+
 @admin.register(Deposit)
-class DepositAdmin(ReadOnly):
-    list_display = ("id", "created_at", "user", "amount", "currency", "gateway", "status")
+class DepositAdmin(AmountShown):
+    list_display = ("id", "created_at", "user", "amount_shown", "currency", "gateway", "status")
     list_filter = ("status", "currency", "gateway")
 
 
 @admin.register(Withdrawal)
-class WithdrawalAdmin(ReadOnly):
+class WithdrawalAdmin(AmountShown):
     """Read-only: each withdrawal is decided on its staff review page (a reason, the
     player's figures and the four-eyes rule), never in bulk."""
 
-    list_display = ("id", "created_at", "user", "amount", "currency", "status",
+    list_display = ("id", "created_at", "user", "amount_shown", "currency", "status",
                     "first_approved_by", "decided_by", "review")  # fmt: skip
     list_filter = ("status", "currency")
 
@@ -103,8 +120,8 @@ class IdempotencyRecordAdmin(ReadOnly):
 
 
 @admin.register(Correction)
-class CorrectionAdmin(ReadOnly):
-    list_display = ("id", "created_at", "from_account", "to_account", "amount", "currency",
+class CorrectionAdmin(AmountShown):
+    list_display = ("id", "created_at", "from_account", "to_account", "amount_shown", "currency",
                     "created_by", "reason")  # fmt: skip
 
 
