@@ -12,6 +12,7 @@ from django.utils import timezone
 from ledger.models import Transfer
 from wallet.models import Deposit, PlayMoneyReload, Withdrawal
 from wallet.selectors import wallet_balances
+from wallet.services import withdrawal_approve
 
 pytestmark = pytest.mark.django_db
 
@@ -297,3 +298,26 @@ def test_each_money_refusal_is_said_in_the_currencys_units(web, settings, limits
         response = web.post(f"/account/wallet/{action}/", body, follow=True)
     errors = re.findall(r'data-testid="message-error"[^>]*>([^<]*)<', response.content.decode())
     assert errors == [said]
+
+
+def test_the_history_shows_a_pending_withdrawal_as_pending_not_withdrawn(web, make_user):
+    web.post("/account/wallet/deposit/", {"key": "d", "amount": "90", "currency": "EUR"})
+    web.post("/account/wallet/withdraw/", {"key": "w1", "amount": "50", "currency": "EUR"})
+    web.post("/account/wallet/withdraw/", {"key": "w2", "amount": "20", "currency": "EUR"})
+    paid = Withdrawal.objects.get(amount=2_000)
+    withdrawal_approve(withdrawal_id=paid.pk, staff_user=make_user("cashier", role="finance"))
+
+    response = web.get("/account/history/")
+    eur = next(c for c in response.context["months"][0]["currencies"] if c["currency"] == "EUR")
+    assert (eur["withdrawals"], eur["withdrawals_pending"]) == (2_000, 5_000)
+    row = response.content.decode().split(
+        f'data-testid="history-{response.context["months"][0]["month"]}-EUR"'
+    )[1]
+    row = row.split("</tr>")[0]
+    assert 'data-withdrawals="2000"' in row and 'data-withdrawals-pending="5000"' in row
+    assert ">20.00<" in row and ">50.00<" in row
+    api = web.get("/api/v1/account/history/?months=1").json()["months"][0]["currencies"]
+    assert {c["currency"]: (c["withdrawals"], c["withdrawals_pending"]) for c in api}["EUR"] == (
+        2_000,
+        5_000,
+    )
