@@ -85,8 +85,24 @@
     return "";
   }
 
+  // Amounts come in minor units: shown in the table's currency (money.js, the one formatter),
+  // money with its symbol ("€19.90"), play chips whole ("1,990").
+  function currency() {
+    return S.view.table.currency_spec;
+  }
+
   function chips(n) {
-    return Number(n || 0).toString();
+    return Money.amount(n || 0, currency());
+  }
+
+  /** What a person typed in an amount box, as minor units; a refusal is shown, and null. */
+  function typedAmount(input) {
+    const read = Money.parse(input.value, currency());
+    if (read.error) {
+      showError(read.error, read.message);
+      return null;
+    }
+    return read.minor;
   }
 
   /** "AsKd" -> ["As", "Kd"]; [51, 45] -> ["As", "Kd"]. */
@@ -361,15 +377,13 @@
       else {
         const range = byTestId("amount-range");
         const input = byTestId("amount-input");
-        for (const field of [range, input]) {
-          field.min = la.min_to;
-          field.max = la.max_to;
-        }
+        range.min = la.min_to;
+        range.max = la.max_to;
         if (actions.getAttribute("data-for") !== `${S.version}:${la.min_to}:${la.max_to}`) {
           setAmount(la.min_to);
           actions.setAttribute("data-for", `${S.version}:${la.min_to}:${la.max_to}`);
         } else {
-          setAmount(Number(input.value));
+          setAmount(Number(range.value));
         }
       }
     } else {
@@ -413,13 +427,13 @@
     byTestId("busted-note").hidden = !busted;
     byTestId("top-up-submit").textContent = busted ? "Rebuy and sit in" : "Top up";
     const input = byTestId("top-up-amount");
-    input.max = room;
     if (form.getAttribute("data-busted") !== String(busted)) {
       form.setAttribute("data-busted", String(busted));
       input.value = ""; // a rebuy starts from the full buy-in, not the last top-up offered
     }
-    if (document.activeElement !== input && (!input.value || Number(input.value) > room)) {
-      input.value = busted ? Math.min(room, table.max_buy_in) : room;
+    const typed = Money.parse(input.value, currency());
+    if (document.activeElement !== input && (typed.error || typed.minor > room)) {
+      input.value = Money.typed(busted ? Math.min(room, table.max_buy_in) : room, currency());
     }
   }
 
@@ -430,7 +444,7 @@
     if (!Number.isFinite(v)) v = la.min_to;
     v = Math.max(la.min_to, Math.min(la.max_to, v));
     byTestId("amount-range").value = v;
-    byTestId("amount-input").value = v;
+    byTestId("amount-input").value = Money.typed(v, currency());
     // "(all-in)" only when the amount is everything the player has (a pot-limit or
     // fixed-limit maximum usually is not).
     const allIn = v === wholeStack() ? " (all-in)" : "";
@@ -1019,7 +1033,8 @@
     if (!la || !la.actions.includes(action)) return;
     const frame = { type: "act", action, key: newKey() };
     if (action === "bet" || action === "raise") {
-      frame.amount = Number(byTestId("amount-input").value);
+      frame.amount = typedAmount(byTestId("amount-input"));
+      if (frame.amount === null) return;
     }
     if (send(frame)) {
       S.busy = true;
@@ -1072,13 +1087,17 @@
       button.addEventListener("click", () => sizeTo(button.getAttribute("data-size")));
     }
     byTestId("amount-range").addEventListener("input", (e) => setAmount(e.target.value));
-    byTestId("amount-input").addEventListener("change", (e) => setAmount(e.target.value));
+    byTestId("amount-input").addEventListener("change", (e) => {
+      const minor = typedAmount(e.target);
+      if (minor !== null) setAmount(minor);
+    });
 
     const sitForm = byTestId("sit-form");
     if (sitForm) {
       sitForm.addEventListener("submit", (e) => {
         e.preventDefault();
-        const buyIn = Number(byTestId("sit-buy-in").value);
+        const buyIn = typedAmount(byTestId("sit-buy-in"));
+        if (buyIn === null) return;
         const seat = byTestId("sit-seat").value;
         const body = { buy_in: buyIn };
         if (seat) body.seat = Number(seat);
@@ -1092,7 +1111,8 @@
         e.preventDefault();
         const me = mySeatRow();
         if (!me) return;
-        const amount = Number(byTestId("top-up-amount").value);
+        const amount = typedAmount(byTestId("top-up-amount"));
+        if (amount === null) return;
         const sitIn = me.stack === 0 && me.state === "sitting_out" ? [["sit-in/", {}]] : [];
         command("top-up/", { amount }, byTestId("top-up-submit"), sitIn);
       });
