@@ -2,7 +2,8 @@
 
 ``{{ amount|money:currency }}`` gives "1,234.56 EUR" (``money_signed``: "+1,234.56 EUR" for
 a gain); ``units`` the number alone, for a table with a currency column (``units_signed``:
-"+1,234.56"); ``amount`` as at a poker table: money with its symbol, play chips bare;
+"+1,234.56"); ``amount`` as at a poker table: money with its symbol, play chips bare
+(``amount_signed``: "+€0.30", "+150");
 ``typed`` as a person types it in an amount box ("1234.56", "1500").
 ``{% money_currencies %}`` is the JSON of each currency's ``currency_spec``, for a page's
 script (``wallet/static/wallet/money.js``).
@@ -42,6 +43,11 @@ def units_signed(amount: int, currency: str) -> str:
 @register.filter
 def amount(amount: int, currency: str) -> str:
     return money_format(amount, currency, chips_bare=True)
+
+
+@register.filter
+def amount_signed(amount: int, currency: str) -> str:
+    return money_format(amount, currency, chips_bare=True, plus=True)
 
 
 @register.filter
