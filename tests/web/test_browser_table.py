@@ -190,7 +190,8 @@ def test_two_players_play_a_hand_to_showdown_by_clicking(table, player, monkeypa
                 "data-cards", next_holes[user.pk]
             )
             for seat, stack in stacks.items():
-                shown_stack = int(page.get_by_test_id(f"seat-{seat}-stack").inner_text())
+                shown = page.get_by_test_id(f"seat-{seat}-stack").inner_text()
+                shown_stack = int(shown.replace(",", ""))  # whole chips, thousands separated
                 bet = page.get_by_test_id(f"bet-{seat}")
                 posted = int(bet.get_attribute("data-amount")) if bet.count() else 0
                 assert shown_stack + posted == stack
