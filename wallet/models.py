@@ -311,7 +311,8 @@ class DepositLimit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user_id} {self.currency} {self.period}: {self.amount}"
+        shown = "no limit" if self.amount is None else money_format(self.amount, self.currency)
+        return f"{self.user_id} {self.currency} {self.period}: {shown}"
 
     def in_force(self, at: datetime) -> int | None:
         """The limit that holds at ``at``: the pending value once its time has come."""
@@ -345,9 +346,11 @@ class DepositLimitChange(models.Model):
         indexes = [models.Index(fields=["user", "created_at"], name="wallet_dlc_user_time")]
 
     def __str__(self) -> str:
-        return (
-            f"{self.user_id} {self.currency} {self.period}: {self.old_amount} -> {self.new_amount}"
+        old, new = (
+            "no limit" if a is None else money_format(a, self.currency)
+            for a in (self.old_amount, self.new_amount)
         )
+        return f"{self.user_id} {self.currency} {self.period}: {old} -> {new}"
 
 
 class PlayMoneyReload(models.Model):
