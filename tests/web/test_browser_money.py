@@ -78,6 +78,14 @@ def test_a_euro_table_reads_and_takes_amounts_in_euros_on_desktop_and_phone(
         expect(desk.get_by_test_id("error")).to_contain_text("at most 2 decimals")
         assert not Seat.objects.filter(table=t, player=alice).exists()
         assert Account.objects.get(pk=cash.pk).balance == 10_000
+        # The server's refusal (in minor units, for programs) is said in euros.
+        desk.get_by_test_id("sit-buy-in").fill("5")
+        desk.get_by_test_id("sit-submit").click()
+        expect(desk.get_by_test_id("error")).to_have_attribute("data-code", "buy_in_out_of_range")
+        expect(desk.get_by_test_id("error")).to_have_text(
+            "The buy-in at this table is €10.00 to €40.00."
+        )
+        assert Account.objects.get(pk=cash.pk).balance == 10_000
         # "20" is 20.00 EUR: 2,000 minor units leave the wallet for the seat.
         desk.get_by_test_id("sit-buy-in").fill("20")
         desk.get_by_test_id("sit-submit").click()

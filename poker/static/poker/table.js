@@ -95,6 +95,22 @@
     return Money.amount(n || 0, currency());
   }
 
+  // A refusal's message names amounts in minor units, for programs; its `extra` carries
+  // them, said here in the table's currency.
+  const MONEY_REFUSALS = {
+    buy_in_out_of_range: (x) => `The buy-in at this table is ${chips(x.min)} to ${chips(x.max)}.`,
+    top_up_too_large: (x) => `You can add at most ${chips(x.max)} (the maximum buy-in).`,
+    bet_too_small: (x) => `The smallest bet is ${chips(x.min)}.`,
+    bet_too_large: (x) => `The largest bet is ${chips(x.max)}.`,
+    raise_too_small: (x) => `The smallest raise is to ${chips(x.min)}.`,
+    raise_too_large: (x) => `The largest raise is to ${chips(x.max)}.`,
+  };
+
+  function refusal(code, message, extra) {
+    const say = MONEY_REFUSALS[code];
+    return say && extra && S.view ? say(extra) : message;
+  }
+
   /** What a person typed in an amount box, as minor units; a refusal is shown, and null. */
   function typedAmount(input) {
     const read = Money.parse(input.value, currency());
@@ -932,7 +948,7 @@
         break;
       case "error":
         S.busy = false;
-        showError(msg.code, msg.message);
+        showError(msg.code, refusal(msg.code, msg.message, msg.extra));
         if (S.view) render();
         if (msg.code === "stale_version" || msg.code === "not_your_turn") refreshState();
         break;
@@ -1011,6 +1027,7 @@
     if (!resp.ok) {
       const err = new Error((data && data.message) || `HTTP ${resp.status}`);
       err.code = (data && data.code) || `http_${resp.status}`;
+      err.extra = data && data.extra;
       throw err;
     }
     return data;
@@ -1072,7 +1089,7 @@
       await refreshState();
       return true;
     } catch (err) {
-      showError(err.code, err.message);
+      showError(err.code, refusal(err.code, err.message, err.extra));
       return false;
     } finally {
       if (button) button.disabled = false;
