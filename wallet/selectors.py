@@ -161,9 +161,8 @@ def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
     """Per calendar month (UTC) of the last ``months``, newest first: per currency the
     player's confirmed deposits, withdrawals paid out, withdrawals still open (held, not
     yet withdrawn: approved, they move to withdrawals; rejected or cancelled, they vanish),
-    play money
-    received (sign-up grant and reloads), buy-ins and cash-outs at the tables, net result
-    of the hands played and how many hands.
+    play money received (sign-up grant and reloads), buy-ins and cash-outs at the tables,
+    net result of the hands played and how many hands.
 
     ``[{"month": "2026-11", "currencies": [{"currency": "CHIPS", "deposits": 0, ...}]}]``;
     a month with nothing lists no currency.
