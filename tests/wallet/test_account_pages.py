@@ -305,7 +305,9 @@ def test_the_history_shows_a_pending_withdrawal_as_pending_not_withdrawn(web, ma
     web.post("/account/wallet/withdraw/", {"key": "w1", "amount": "50", "currency": "EUR"})
     web.post("/account/wallet/withdraw/", {"key": "w2", "amount": "20", "currency": "EUR"})
     paid = Withdrawal.objects.get(amount=2_000)
-    withdrawal_approve(withdrawal_id=paid.pk, staff_user=make_user("cashier", role="finance"))
+    withdrawal_approve(
+        withdrawal_id=paid.pk, staff_user=make_user("cashier", role="finance"), reason="paid"
+    )
 
     response = web.get("/account/history/")
     eur = next(c for c in response.context["months"][0]["currencies"] if c["currency"] == "EUR")
