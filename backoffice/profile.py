@@ -36,9 +36,13 @@ def player_search(*, query: str, limit: int = 20) -> list[dict[str, Any]]:
 
 def _sessions(user_id: int) -> list[dict[str, Any]]:
     """Sit-down to leave periods per table, from the tables' own event streams (a session
-    still running has no ``left_at``), newest first."""
+    still running has no ``left_at``), newest first. The buy-in is everything brought to
+    the table in the session (the first buy-in, then every top-up and rebuy), so a left
+    session's net is what was cashed out less all of it."""
     events = (
-        Event.objects.filter(type__in=["PlayerSat", "PlayerLeft"], payload__user_id=user_id)
+        Event.objects.filter(
+            type__in=["PlayerSat", "PlayerToppedUp", "PlayerLeft"], payload__user_id=user_id
+        )
         .order_by("position")
         .values("stream", "type", "recorded_at", "payload")
     )
@@ -50,15 +54,21 @@ def _sessions(user_id: int) -> list[dict[str, Any]]:
                 "stream": e["stream"],
                 "sat_at": e["recorded_at"],
                 "left_at": None,
-                "buy_in": e["payload"].get("buy_in"),
+                "buy_in": e["payload"]["buy_in"],
                 "cashed_out": None,
+                "net": None,
             }
             open_at[e["stream"]] = session
             sessions.append(session)
-        elif e["stream"] in open_at:
+        elif e["stream"] not in open_at:
+            continue
+        elif e["type"] == "PlayerToppedUp":
+            open_at[e["stream"]]["buy_in"] += e["payload"]["amount"]
+        else:
             session = open_at.pop(e["stream"])
             session["left_at"] = e["recorded_at"]
-            session["cashed_out"] = e["payload"].get("cashed_out")
+            session["cashed_out"] = e["payload"]["cashed_out"]
+            session["net"] = session["cashed_out"] - session["buy_in"]
     ids = {int(s["stream"].split("-", 1)[1]) for s in sessions if s["stream"].startswith("table-")}
     tables = {t.pk: t for t in Table.objects.filter(pk__in=ids)}
     for s in sessions:

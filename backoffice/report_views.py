@@ -79,6 +79,11 @@ def rake_report(request: HttpRequest, by: str) -> HttpResponse:
     variants = dict(Variant.choices)
     for row in rows:
         row["label"] = variants.get(row["key"], row["key"]) if by == "variant" else row["key"]
+        if by == "stake":  # "5/10" in minor units: "€0.05/€0.10", as the lobby names it
+            row["label"] = "/".join(
+                money_format(int(blind), row["currency"], chips_bare=True)
+                for blind in row["key"].split("/")
+            )
         row["formatted"] = money_format(row["rake"], row["currency"])
     return render(
         request,

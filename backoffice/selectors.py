@@ -19,6 +19,7 @@ from ledger.models import AccountKind, Transfer
 from poker.full_view import full_view_readable, full_view_watchable
 from poker.hands import hand_state
 from poker.models import Seat, Table, Variant
+from wallet.amounts import currency_specs_all
 from wallet.models import Deposit, Withdrawal
 
 #: How far back the dashboard's charts look.
@@ -59,7 +60,8 @@ def live_tables(*, now: datetime, viewer: Any) -> list[dict[str, Any]]:
                 "id": table.pk,
                 "name": table.name,
                 "variant": str(Variant(table.variant).label),
-                "stakes": f"{table.stakes_label} {table.currency}",
+                "stakes": table.stakes_display,
+                "currency": table.currency,
                 "status": table.status,
                 "seated": table.seated,
                 "max_seats": table.max_seats,
@@ -237,4 +239,6 @@ def dashboard_figures(*, viewer: Any) -> dict[str, Any]:
         "money": money_waiting(),
         "fraud": fraud_cases(),
         "audits": audit_results(),
+        # Amounts above are minor units: the page's script shows them in these currencies'.
+        "currencies": currency_specs_all(),
     }

@@ -23,6 +23,7 @@ from handhistory.exports.filters import ExportFilters, parse_when
 from handhistory.models import Event, ExportJob, HandSummary, PlayerHandResult
 from handhistory.selectors import export_job_download
 from handhistory.services import export_job_create, hand_view_full_record
+from wallet.admin_columns import money_column
 
 
 class EveryCardAdmin(ReadOnlyAdmin):
@@ -68,7 +69,8 @@ class EventAdmin(EveryCardAdmin):
 
 @admin.register(HandSummary)
 class HandSummaryAdmin(ReadOnlyAdmin):
-    list_display = ("hand", "table", "number", "variant", "board", "total_pot", "rake", "ended_at")
+    list_display = ("hand", "table", "number", "variant", "board", money_column("total_pot"),
+                    money_column("rake"), "ended_at")  # fmt: skip
     list_filter = ("table", "variant", "currency")
     search_fields = ("=hand__id", "table__name", "hand__results__player__username")
     list_select_related = ("table", "hand")
@@ -80,7 +82,9 @@ class HandSummaryAdmin(ReadOnlyAdmin):
 
 @admin.register(PlayerHandResult)
 class PlayerHandResultAdmin(ReadOnlyAdmin):
-    list_display = ("hand", "player", "table", "seat", "starting_stack", "final_stack", "net",
+    list_display = ("hand", "player", "table", "seat",
+                    *(money_column(f, currency="table.currency")
+                      for f in ("starting_stack", "final_stack", "net")),
                     "showed", "ended_at")  # fmt: skip
     list_filter = ("table",)
     search_fields = ("player__username", "=player__id", "table__name", "=hand__id")

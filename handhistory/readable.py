@@ -41,6 +41,7 @@ from poker.engine.start import start_state
 from poker.engine.state import HandState
 from poker.engine.transitions import apply_in_place
 from poker.engine.variants import STREET_NAMES
+from wallet.amounts import currency_spec, money_format
 
 #: Seats between the big blind and the cut-off, named from the button backwards.
 _LATE = ("CO", "HJ", "LJ")
@@ -99,6 +100,9 @@ def readable_hand(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
     # An opponent's shown cards appear on the replayer from the step they were shown.
     visible = [sees_from_the_deal(i, viewer=me, staff=viewer.full) for i in range(n)]
 
+    def shown(minor: int) -> str:  # as at the table: "€0.30", play chips "1,500"
+        return money_format(minor, record.currency, chips_bare=True)
+
     def cards_of(i: int) -> str | None:
         return _cards(hole[i]) if visible[i] else None
 
@@ -122,7 +126,7 @@ def readable_hand(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
         if isinstance(event, RakeTaken):
             rake_by_pot = event.amounts
             if event.amount:
-                step("rake", f"Rake {event.amount}")
+                step("rake", f"Rake {shown(event.amount)}")
             continue
         if isinstance(event, PotAwarded):
             pots.append(_pot(event, record, rake_by_pot))
@@ -137,7 +141,7 @@ def readable_hand(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
                         "hand": event.hand,
                     }
                 )
-                lines.append(f"{names[w]} wins {share}")
+                lines.append(f"{names[w]} wins {shown(share)}")
             label = f" from side pot {event.pot}" if event.pot else ""
             how = f" with {event.hand.replace('_', ' ')}" if event.hand else ""
             # One step per pot: a split pot's shares land in the stacks together.
@@ -150,7 +154,7 @@ def readable_hand(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
             hole[event.player] = event.cards
             showed[event.player] = True
             visible[event.player] = True
-        action = _action(event, names)
+        action = _action(event, names, shown)
         if action is None:
             continue
         p, kind, amount, text = action
@@ -186,6 +190,7 @@ def readable_hand(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
         "table_name": record.table_name,
         "max_seats": record.max_seats,
         "currency": record.currency,
+        "currency_spec": currency_spec(record.currency),
         "button_seat": record.button_seat,
         "players": players,
         "board": format_cards(state.board),
@@ -209,36 +214,41 @@ def _split(cards: Sequence[int]) -> list[str]:
     return [format_card(c) for c in cards]
 
 
-def _action(event: Event, names: Sequence[str]) -> tuple[int, str, int | None, str] | None:
-    """(player, kind, amount, sentence) of a player's event, or None for other events."""
+def _action(
+    event: Event, names: Sequence[str], shown: Callable[[int], str]
+) -> tuple[int, str, int | None, str] | None:
+    """(player, kind, amount, sentence) of a player's event, or None for other events; the
+    sentence writes amounts with ``shown``."""
     if isinstance(event, AntePosted):
         return (
             event.player,
             "ante",
             event.amount,
-            f"{names[event.player]} posts ante {event.amount}",
+            f"{names[event.player]} posts ante {shown(event.amount)}",
         )
     if isinstance(event, BlindPosted):
         return (
             event.player,
             "blind",
             event.amount,
-            f"{names[event.player]} posts blind {event.amount}",
+            f"{names[event.player]} posts blind {shown(event.amount)}",
         )
     if isinstance(event, PlayerFolded):
         return event.player, "fold", None, f"{names[event.player]} folds"
     if isinstance(event, PlayerChecked):
         return event.player, "check", None, f"{names[event.player]} checks"
     if isinstance(event, PlayerCalled):
-        return event.player, "call", event.amount, f"{names[event.player]} calls {event.amount}"
+        who, what = names[event.player], shown(event.amount)
+        return event.player, "call", event.amount, f"{who} calls {what}"
     if isinstance(event, BetPlaced):
-        return event.player, "bet", event.amount, f"{names[event.player]} bets {event.amount}"
+        who, what = names[event.player], shown(event.amount)
+        return event.player, "bet", event.amount, f"{who} bets {what}"
     if isinstance(event, RaisedTo):
-        who = names[event.player]
-        return event.player, "raise", event.amount, f"{who} raises to {event.amount}"
+        who, what = names[event.player], shown(event.amount)
+        return event.player, "raise", event.amount, f"{who} raises to {what}"
     if isinstance(event, UncalledBetReturned):
-        who = names[event.player]
-        return event.player, "uncalled", event.amount, f"Uncalled {event.amount} returned to {who}"
+        who, what = names[event.player], shown(event.amount)
+        return event.player, "uncalled", event.amount, f"Uncalled {what} returned to {who}"
     if isinstance(event, CardsShown):
         shown = " ".join(_split(event.cards))
         return event.player, "show", None, f"{names[event.player]} shows {shown}"

@@ -108,7 +108,7 @@ def close_tables(
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("id", "name", "variant", "small_blind", "big_blind", "currency", "max_seats",
+    list_display = ("id", "name", "variant", "stakes_display", "currency", "max_seats",
                     "status", "hands_played", "version")  # fmt: skip
     list_filter = ("status", "variant", "currency")
     search_fields = ("name",)

@@ -8,6 +8,8 @@ committed change increments (clients send it back to detect stale views).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -15,6 +17,7 @@ from django.utils import timezone
 
 from core.idempotency import TABLE_KEY_LENGTH
 from poker.engine.deck import new_server_seed
+from wallet.amounts import PLAY_MONEY, money_format
 
 
 def new_server_seed_hex() -> str:
@@ -91,25 +94,37 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.variant} {self.stakes_label} {self.currency})"
+        return f"{self.name} ({self.variant} {self.stakes_display})"
 
     @property
     def stakes_label(self) -> str:
+        """The table's stakes in minor units, as the API has always given them: "50/100"."""
+        return self._stakes(str)
+
+    @property
+    def stakes_display(self) -> str:
+        """The stakes as a page shows them: in the currency's units with its symbol
+        ("€0.05/€0.10"), play chips whole with their name once ("50/100 CHIPS")."""
+        label = self._stakes(lambda n: money_format(n, self.currency, chips_bare=True))
+        return f"{label} {self.currency}" if self.currency == PLAY_MONEY else label
+
+    def _stakes(self, amount: Callable[[int], str]) -> str:
         """The table's stakes as players name them -- the one place this label is made (the
-        lobby, the table page, the API and the admin all show it).
+        lobby, the table page, the API and the admin all show it), each amount written by
+        ``amount``.
 
         Blind games: "SB/BB"; fixed-limit: "small bet/big bet" (the big blind and twice it,
         as ``services._maybe_start_hand`` configures the engine), so a 50/100-blind limit
         table is "100/200". Antes and a short-deck button blind follow.
         """
         if self.variant == Variant.FT:
-            label = f"{self.big_blind}/{2 * self.big_blind}"
+            label = f"{amount(self.big_blind)}/{amount(2 * self.big_blind)}"
         else:
-            label = f"{self.small_blind}/{self.big_blind}"
+            label = f"{amount(self.small_blind)}/{amount(self.big_blind)}"
         if self.ante:
-            label += f" ante {self.ante}"
+            label += f" ante {amount(self.ante)}"
         if self.button_blind:
-            label += f" button {self.button_blind}"
+            label += f" button {amount(self.button_blind)}"
         return label
 
     @property

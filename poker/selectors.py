@@ -34,6 +34,7 @@ from poker.hands import hand_state
 from poker.models import Seat, Table
 from poker.published import published
 from poker.table_events import read_updates
+from wallet.amounts import currency_spec
 
 
 def table_public(table: Table) -> dict[str, Any]:
@@ -47,6 +48,8 @@ def table_public(table: Table) -> dict[str, Any]:
         "big_blind": table.big_blind,
         "ante": table.ante,
         "stakes_label": table.stakes_label,
+        "stakes_display": table.stakes_display,
+        "currency_spec": currency_spec(table.currency),
         "max_seats": table.max_seats,
         "min_buy_in": table.min_buy_in,
         "max_buy_in": table.max_buy_in,

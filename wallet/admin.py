@@ -20,6 +20,8 @@ from core.admin import ReadOnlyAdmin as ReadOnly
 from core.errors import DomainError
 from ledger.models import Account
 from wallet import services
+from wallet.admin_columns import money_column
+from wallet.amounts import PLAY_MONEY, money_format
 from wallet.kyc import kyc_status_set
 from wallet.models import (
     Adjustment,
@@ -38,18 +40,32 @@ from wallet.models import (
 from wallet.restrictions import restriction_lift
 
 
+class AmountShown(ReadOnly):
+    """Rows with an ``amount`` in minor units of their ``currency``: the list and the
+    detail show it in the currency's units ("€50.00"), like the players' pages."""
+
+    amount_shown = staticmethod(money_column("amount"))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [*super().get_readonly_fields(request, obj), "amount_shown"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        fields = [f for f in super().get_fields(request, obj) if f != "amount_shown"]
+        return ["amount_shown" if f == "amount" else f for f in fields]
+
+
 @admin.register(Deposit)
-class DepositAdmin(ReadOnly):
-    list_display = ("id", "created_at", "user", "amount", "currency", "gateway", "status")
+class DepositAdmin(AmountShown):
+    list_display = ("id", "created_at", "user", "amount_shown", "currency", "gateway", "status")
     list_filter = ("status", "currency", "gateway")
 
 
 @admin.register(Withdrawal)
-class WithdrawalAdmin(ReadOnly):
+class WithdrawalAdmin(AmountShown):
     """Read-only: each withdrawal is decided on its staff review page (a reason, the
     player's figures and the four-eyes rule), never in bulk."""
 
-    list_display = ("id", "created_at", "user", "amount", "currency", "status",
+    list_display = ("id", "created_at", "user", "amount_shown", "currency", "status",
                     "first_approved_by", "decided_by", "review")  # fmt: skip
     list_filter = ("status", "currency")
 
@@ -73,7 +89,9 @@ class AdjustmentForm(forms.ModelForm):  # type: ignore[type-arg]
 @admin.register(Adjustment)
 class AdjustmentAdmin(DurableServiceAdmin):
     form = AdjustmentForm
-    list_display = ("id", "created_at", "account", "amount", "created_by", "reason")
+    list_display = ("id", "created_at", "account",
+                    money_column("amount", currency="account.currency"), "created_by",
+                    "reason")  # fmt: skip
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -103,8 +121,8 @@ class IdempotencyRecordAdmin(ReadOnly):
 
 
 @admin.register(Correction)
-class CorrectionAdmin(ReadOnly):
-    list_display = ("id", "created_at", "from_account", "to_account", "amount", "currency",
+class CorrectionAdmin(AmountShown):
+    list_display = ("id", "created_at", "from_account", "to_account", "amount_shown", "currency",
                     "created_by", "reason")  # fmt: skip
 
 
@@ -112,13 +130,15 @@ class CorrectionAdmin(ReadOnly):
 class DepositLimitAdmin(ReadOnly):
     """A player's own deposit limits (set by the player only; staff read them)."""
 
-    list_display = ("user", "currency", "period", "amount", "pending_amount", "pending_from",
-                    "updated_at")  # fmt: skip
+    list_display = ("user", "currency", "period", money_column("amount"),
+                    money_column("pending_amount"), "pending_from", "updated_at")  # fmt: skip
     list_filter = ("currency", "period")
     search_fields = ("user__username", "=user__id")
     list_select_related = ("user",)
-    readonly_fields = ("user", "currency", "period", "amount", "pending_amount", "pending_from",
-                       "updated_at", "history")  # fmt: skip
+    readonly_fields = ("user", "currency", "period", money_column("amount"),
+                       money_column("pending_amount"), "pending_from", "updated_at",
+                       "history")  # fmt: skip
+    fields = readonly_fields
 
     @admin.display(description="History (newest first)")
     def history(self, obj: DepositLimit) -> str:
@@ -127,22 +147,23 @@ class DepositLimitAdmin(ReadOnly):
         ).select_related("created_by")
         return (
             "\n".join(
-                f"{c.created_at:%Y-%m-%d %H:%M} {c.created_by}: {_or_none(c.old_amount)} -> "
-                f"{_or_none(c.new_amount)} from {c.effective_from:%Y-%m-%d %H:%M}"
+                f"{c.created_at:%Y-%m-%d %H:%M} {c.created_by}: "
+                f"{_or_none(c.old_amount, c.currency)} -> {_or_none(c.new_amount, c.currency)} "
+                f"from {c.effective_from:%Y-%m-%d %H:%M}"
                 for c in rows
             )
             or "-"
         )
 
 
-def _or_none(amount: int | None) -> str:
-    return "no limit" if amount is None else str(amount)
+def _or_none(amount: int | None, currency: str) -> str:
+    return "no limit" if amount is None else money_format(amount, currency)
 
 
 @admin.register(DepositLimitChange)
 class DepositLimitChangeAdmin(ReadOnly):
-    list_display = ("created_at", "user", "currency", "period", "old_amount", "new_amount",
-                    "effective_from", "created_by")  # fmt: skip
+    list_display = ("created_at", "user", "currency", "period", money_column("old_amount"),
+                    money_column("new_amount"), "effective_from", "created_by")  # fmt: skip
     list_filter = ("currency", "period")
     search_fields = ("user__username", "=user__id")
     list_select_related = ("user", "created_by")
@@ -197,8 +218,12 @@ class RestrictionAdmin(ReadOnly):
 
 @admin.register(PlayMoneyReload)
 class PlayMoneyReloadAdmin(ReadOnly):
-    list_display = ("id", "created_at", "user", "amount", "transfer_id")
+    list_display = ("id", "created_at", "user", "amount_shown", "transfer_id")
     search_fields = ("user__username", "=user__id")
+
+    @admin.display(description="amount", ordering="amount")
+    def amount_shown(self, obj: PlayMoneyReload) -> str:
+        return money_format(obj.amount, PLAY_MONEY)
 
 
 class KycStatusForm(forms.ModelForm):  # type: ignore[type-arg]

@@ -1,15 +1,17 @@
 """Money as people read and type it: in the currency's units, never in minor units.
 
 The ledger, the services and the API speak integer minor units; a page speaks the
-currency's units ("25.50 EUR", "1,500 CHIPS"). This module is the one place that converts,
+currency's units ("€25.50", "1,500 CHIPS"). This module is the one place that converts,
 both ways: ``money_format`` for what a page shows (and its template filters in
-``wallet/templatetags/money.py``), ``money_parse`` for what a player types.
+``wallet/templatetags/money.py``), ``money_parse`` for what a player types. The pages'
+scripts do the same with ``wallet/static/wallet/money.js``, given ``currency_spec``; both
+are pinned to the same cases (``tests/support/money_cases.json``).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, TypedDict
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -20,9 +22,20 @@ from ledger.posting import MAX_AMOUNT
 PLAY_MONEY: Final = "CHIPS"
 #: Digits after the point of a real currency's unit: the ledger keeps them in cents.
 REAL_DECIMALS: Final = 2
+#: The sign written before an amount of the currency ("€19.90"); a currency without one is
+#: written with its code after the amount ("19.90 CHF").
+SYMBOLS: Final = {"EUR": "€", "USD": "$", "GBP": "£"}
 
 # Digits only (ASCII: no other script's digits), an optional point and decimals.
 _TYPED = re.compile(r"(?=\.?[0-9])([0-9]*)(?:\.([0-9]*))?", re.ASCII)
+
+
+class CurrencySpec(TypedDict):
+    """What a page's script needs to show and read amounts of one currency."""
+
+    code: str
+    decimals: int
+    symbol: str
 
 
 def currency_decimals(currency: str) -> int:
@@ -30,30 +43,47 @@ def currency_decimals(currency: str) -> int:
     return 0 if currency == PLAY_MONEY else REAL_DECIMALS
 
 
+def currency_spec(currency: str) -> CurrencySpec:
+    """``{"code": "EUR", "decimals": 2, "symbol": "€"}``: the currency as ``money.js`` takes it."""
+    return {
+        "code": currency,
+        "decimals": currency_decimals(currency),
+        "symbol": SYMBOLS.get(currency, ""),
+    }
+
+
 def _scale(decimals: int) -> int:
     """Minor units in one unit: ``10**decimals`` (an int: ``decimals`` is never negative)."""
     return int(10**decimals)
 
 
-def currency_decimals_all() -> dict[str, int]:
-    """``currency_decimals`` of every enabled currency (for the pages' scripts)."""
-    return {c: currency_decimals(c) for c in settings.WALLET_CURRENCIES}
+def currency_specs_all() -> dict[str, CurrencySpec]:
+    """``currency_spec`` of every enabled currency (for the pages' scripts)."""
+    return {c: currency_spec(c) for c in settings.WALLET_CURRENCIES}
 
 
-def money_format(amount: int, currency: str, *, code: bool = True, plus: bool = False) -> str:
+def money_format(
+    amount: int, currency: str, *, code: bool = True, plus: bool = False, chips_bare: bool = False
+) -> str:
     """Minor units as people read them: thousands separated, play chips whole, money with
-    its decimals; ``code`` adds the currency, ``plus`` a "+" before a gain.
+    its decimals and its symbol ("€19.90", or its code after: "19.90 CHF"). ``code=False``
+    gives the number alone (a column headed by its currency), ``chips_bare`` leaves the
+    unit off play chips only (at a table, where chips go without saying), ``plus`` puts a
+    "+" before a gain.
 
     >>> money_format(123456, "EUR"), money_format(-5, "USD"), money_format(1500, "CHIPS")
-    ('1,234.56 EUR', '-0.05 USD', '1,500 CHIPS')
-    >>> money_format(2550, "EUR", code=False, plus=True)
-    '+25.50'
+    ('€1,234.56', '-$0.05', '1,500 CHIPS')
+    >>> money_format(2550, "EUR", code=False, plus=True), money_format(1990, "CHIPS", chips_bare=True)
+    ('+25.50', '1,990')
     """
     decimals = currency_decimals(currency)
     sign = "-" if amount < 0 else "+" if plus and amount > 0 else ""
     whole, fraction = divmod(abs(amount), _scale(decimals))
-    text = f"{sign}{whole:,}" + (f".{fraction:0{decimals}d}" if decimals else "")
-    return f"{text} {currency}" if code else text
+    number = f"{whole:,}" + (f".{fraction:0{decimals}d}" if decimals else "")
+    symbol = SYMBOLS.get(currency, "")
+    if not code or (chips_bare and currency == PLAY_MONEY):
+        return f"{sign}{number}"
+    return f"{sign}{symbol}{number}" if symbol else f"{sign}{number} {currency}"
 
 
 def money_parse(text: str, currency: str) -> int:

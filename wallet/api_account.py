@@ -56,7 +56,10 @@ class KycSubmitSerializer(StrictSerializer):
 class HistoryCurrencySerializer(serializers.Serializer):  # type: ignore[type-arg]
     currency = serializers.CharField()
     deposits = serializers.IntegerField()
-    withdrawals = serializers.IntegerField()
+    withdrawals = serializers.IntegerField(help_text="Paid out.")
+    withdrawals_pending = serializers.IntegerField(
+        help_text="Requested, awaiting staff: held on your account, not yet withdrawn."
+    )
     play_money = serializers.IntegerField(help_text="CHIPS granted at sign-up and reloaded.")
     buy_ins = serializers.IntegerField()
     cash_outs = serializers.IntegerField()
@@ -221,6 +224,7 @@ class HistoryView(APIView):
                                     "currency": "CHIPS",
                                     "deposits": 0,
                                     "withdrawals": 0,
+                                    "withdrawals_pending": 0,
                                     "play_money": 100_000,
                                     "buy_ins": 20_000,
                                     "cash_outs": 23_500,

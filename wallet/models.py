@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.idempotency import REST_KEY_LENGTH
+from wallet.amounts import PLAY_MONEY, money_format
 
 
 class Deposit(models.Model):
@@ -36,7 +37,7 @@ class Deposit(models.Model):
         indexes = [models.Index(fields=["user", "created_at"], name="wallet_dep_user_time")]
 
     def __str__(self) -> str:
-        return f"deposit {self.id} {self.amount} {self.currency} {self.status}"
+        return f"deposit {self.id} {money_format(self.amount, self.currency)} {self.status}"
 
 
 class Withdrawal(models.Model):
@@ -109,7 +110,7 @@ class Withdrawal(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"withdrawal {self.id} {self.amount} {self.currency} {self.status}"
+        return f"withdrawal {self.id} {money_format(self.amount, self.currency)} {self.status}"
 
 
 class WebhookEvent(models.Model):
@@ -177,7 +178,8 @@ class Correction(models.Model):
 
     def __str__(self) -> str:
         return (
-            f"correction {self.amount} {self.currency} {self.from_account_id}->{self.to_account_id}"
+            f"correction {money_format(self.amount, self.currency)} "
+            f"{self.from_account_id}->{self.to_account_id}"
         )
 
 
@@ -309,7 +311,8 @@ class DepositLimit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user_id} {self.currency} {self.period}: {self.amount}"
+        shown = "no limit" if self.amount is None else money_format(self.amount, self.currency)
+        return f"{self.user_id} {self.currency} {self.period}: {shown}"
 
     def in_force(self, at: datetime) -> int | None:
         """The limit that holds at ``at``: the pending value once its time has come."""
@@ -343,9 +346,11 @@ class DepositLimitChange(models.Model):
         indexes = [models.Index(fields=["user", "created_at"], name="wallet_dlc_user_time")]
 
     def __str__(self) -> str:
-        return (
-            f"{self.user_id} {self.currency} {self.period}: {self.old_amount} -> {self.new_amount}"
+        old, new = (
+            "no limit" if a is None else money_format(a, self.currency)
+            for a in (self.old_amount, self.new_amount)
         )
+        return f"{self.user_id} {self.currency} {self.period}: {old} -> {new}"
 
 
 class PlayMoneyReload(models.Model):
@@ -371,7 +376,7 @@ class PlayMoneyReload(models.Model):
         indexes = [models.Index(fields=["user", "-created_at"], name="wallet_reload_user_time")]
 
     def __str__(self) -> str:
-        return f"reload {self.amount} CHIPS for {self.user_id}"
+        return f"reload {money_format(self.amount, PLAY_MONEY)} for {self.user_id}"
 
 
 class KycStatus(models.Model):

@@ -153,14 +153,16 @@ def _month_starts(months: int, now: datetime) -> list[date]:
 
 
 #: The totals of a month, per currency, in the order the page and the API show them.
-HISTORY_FIELDS = ("deposits", "withdrawals", "play_money", "buy_ins", "cash_outs", "net", "hands")
+HISTORY_FIELDS = ("deposits", "withdrawals", "withdrawals_pending", "play_money", "buy_ins",
+                  "cash_outs", "net", "hands")  # fmt: skip
 
 
 def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
     """Per calendar month (UTC) of the last ``months``, newest first: per currency the
-    player's confirmed deposits, withdrawals (pending or paid: not rejected or cancelled), play money
-    received (sign-up grant and reloads), buy-ins and cash-outs at the tables, net result
-    of the hands played and how many hands.
+    player's confirmed deposits, withdrawals paid out, withdrawals still open (held, not
+    yet withdrawn: approved, they move to withdrawals; rejected or cancelled, they vanish),
+    play money received (sign-up grant and reloads), buy-ins and cash-outs at the tables,
+    net result of the hands played and how many hands.
 
     ``[{"month": "2026-11", "currencies": [{"currency": "CHIPS", "deposits": 0, ...}]}]``;
     a month with nothing lists no currency.
@@ -181,11 +183,11 @@ def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
     )
     add(deposits.annotate(month=month).values("month", "currency").annotate(total=Sum("amount")),
         "deposits")  # fmt: skip
-    withdrawals = Withdrawal.objects.filter(user_id=user_id, created_at__gte=since).exclude(
-        status__in=Withdrawal.RELEASED
-    )
-    add(withdrawals.annotate(month=month).values("month", "currency")
-        .annotate(total=Sum("amount")), "withdrawals")  # fmt: skip
+    withdrawals = Withdrawal.objects.filter(user_id=user_id, created_at__gte=since)
+    for statuses, field in (((Withdrawal.Status.APPROVED,), "withdrawals"),
+                            (Withdrawal.OPEN, "withdrawals_pending")):  # fmt: skip
+        add(withdrawals.filter(status__in=statuses).annotate(month=month)
+            .values("month", "currency").annotate(total=Sum("amount")), field)  # fmt: skip
     cash = wallet_cash_account_ids(user_id=user_id)
     posted = Transfer.objects.filter(created_at__gte=since, status=TransferStatus.POSTED)
     add(posted.filter(code__in=["signup_grant", "play_money_reload"], credit_account_id__in=cash)

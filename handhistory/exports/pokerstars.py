@@ -37,6 +37,7 @@ from poker.engine.events import (
     UncalledBetReturned,
 )
 from poker.engine.variants import Variant, get_variant
+from wallet.amounts import PLAY_MONEY, SYMBOLS, currency_decimals
 
 GAMES = {
     "NT": "Hold'em No Limit",
@@ -44,7 +45,6 @@ GAMES = {
     "PO": "Omaha Pot Limit",
     "NS": "6+ Hold'em No Limit",
 }
-SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 STREETS = ("FLOP", "TURN", "RIVER")
 STREET_NAMES = ("before Flop", "on the Flop", "on the Turn", "on the River")
 BLIND_ORDER = {"small blind": 1, "big blind": 2, "straddle": 3}
@@ -57,14 +57,17 @@ Money = Callable[[int], str]
 
 
 def _money(currency: str) -> Money:
-    """How amounts of ``currency`` (integer minor units) are written."""
-    if currency == "CHIPS":
+    """How amounts of ``currency`` (integer minor units) are written: its symbol and
+    decimals as ``wallet.amounts`` states them, in PokerStars' own way (no separators,
+    "$2" for whole units)."""
+    if currency == PLAY_MONEY:
         return str
     symbol = SYMBOLS.get(currency, "")
+    scale = 10 ** currency_decimals(currency)
 
     def fmt(minor: int) -> str:
         # Integer arithmetic: what f"{Decimal(minor) / 100:.2f}" writes, several times faster.
-        units, cents = divmod(abs(minor), 100)
+        units, cents = divmod(abs(minor), scale)
         sign = "-" if minor < 0 else ""
         return f"{symbol}{sign}{units}" if not cents else f"{symbol}{sign}{units}.{cents:02d}"
 

@@ -67,6 +67,16 @@ class HandDetailQuerySerializer(serializers.Serializer):  # type: ignore[type-ar
 # --- response shapes (documentation) --------------------------------------------------------
 
 
+class CurrencySpecSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    code = serializers.CharField()
+    decimals = serializers.IntegerField(
+        help_text="Digits after the point: minor units per unit = 10**decimals."
+    )
+    symbol = serializers.CharField(
+        help_text='Written before an amount ("€"); empty: the code follows it.', allow_blank=True
+    )
+
+
 class TablePublicSerializer(serializers.Serializer):  # type: ignore[type-arg]
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -77,7 +87,15 @@ class TablePublicSerializer(serializers.Serializer):  # type: ignore[type-arg]
     ante = serializers.IntegerField()
     stakes_label = serializers.CharField(
         help_text='The stakes as shown to players: "SB/BB" (fixed-limit: "small bet/big bet"), '
-        'then "ante N" and "button N" when there are.'
+        'then "ante N" and "button N" when there are. In minor units.'
+    )
+    stakes_display = serializers.CharField(
+        help_text='The same stakes in the currency\'s units, as the pages show them: "€0.05/€0.10"; '
+        'play money "50/100 CHIPS".'
+    )
+    currency_spec = CurrencySpecSerializer(
+        help_text="How to show and read amounts of the table's currency (amounts in this API "
+        "stay integer minor units)."
     )
     max_seats = serializers.IntegerField()
     min_buy_in = serializers.IntegerField()

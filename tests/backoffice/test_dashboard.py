@@ -98,6 +98,9 @@ def test_the_figures_are_those_of_the_played_room(staff_client, room, make_user)
     assert f["money"]["deposits"]["by_currency"] == {"EUR": {"count": 2, "sum": 4_000}}
     assert f["money"]["deposits"]["url"] == "/admin/wallet/deposit/?status__exact=pending"
     assert f["money"]["withdrawals"]["by_currency"] == {"EUR": {"count": 1, "sum": 700}}
+    # The page's script shows those minor units in the currency's units ("€7.00").
+    assert f["currencies"]["EUR"] == {"code": "EUR", "decimals": 2, "symbol": "€"}
+    assert played["currency"] == "CHIPS"
     assert f["fraud"]["by_status"] == {"open": 1, "reviewing": 1}
     assert [c["id"] for c in f["fraud"]["top"]] == [high.pk, low.pk]
     assert f["fraud"]["top"][0]["url"] == f"/admin/fraud/case/{high.pk}/change/"

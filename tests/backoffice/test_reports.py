@@ -207,7 +207,51 @@ def test_a_players_profile_shows_their_deposit_limits_and_identity_review(make_u
                    reason="passport checked")  # fmt: skip
     html = _client(make_user(role="support")).get(f"/staff/players/{player.pk}/").content.decode()
     row = html.split('data-testid="deposit-limit-EUR-week"', 1)[1].split("</tr>", 1)[0]
-    assert ">20000<" in row
+    assert ">€200.00<" in row and "20000" not in row
     assert 'data-testid="deposit-limit-EUR-day"' not in html  # limits never set stay out
     assert '<span data-testid="kyc-status">verified</span>' in html
     assert "unverified → verified" in html and "passport checked" in html
+
+
+def test_a_profile_session_counts_its_top_ups_in_the_buy_in_and_shows_euros(
+    table, make_user
+) -> None:
+    from poker.commands.seating import table_leave, table_top_up
+
+    eur = table(name="Euro NT", currency="EUR", small_blind=5, big_blind=10, min_buy_in=1_000,
+                max_buy_in=20_000)  # fmt: skip
+    player = make_user()
+    fund(player, 30_000, currency="EUR")
+    table_sit(table_id=eur.pk, player_id=player.pk, buy_in=10_000, key=key(),
+              actor=actor_for(player))  # fmt: skip
+    table_top_up(table_id=eur.pk, player_id=player.pk, amount=4_000, key=key(),
+                 actor=actor_for(player))  # fmt: skip
+    table_top_up(table_id=eur.pk, player_id=player.pk, amount=1_000, key=key(),
+                 actor=actor_for(player))  # fmt: skip
+    table_leave(table_id=eur.pk, player_id=player.pk, key=key(), actor=actor_for(player))
+
+    html = _client(make_user(role="support")).get(f"/staff/players/{player.pk}/").content.decode()
+    row = html.split('data-testid="session-row"', 1)[1].split("</tr>", 1)[0]
+    # Bought in for 100.00 and topped up 50.00; left with the 150.00: net nothing.
+    assert 'data-buy-in="15000"' in row and 'data-cashed-out="15000"' in row
+    assert 'data-net="0"' in row
+    assert ">€150.00<" in row and ">€0.00<" in row
+    assert "10000" not in row.split(">", 1)[1]
+
+
+def test_the_rake_report_names_a_euro_tables_stake_and_rake_in_euros(table, make_user) -> None:
+    eur = table(name="Euro NT", currency="EUR", small_blind=5, big_blind=10, min_buy_in=1_000,
+                max_buy_in=2_000, rake_bps=500, rake_cap=30)  # fmt: skip
+    users = [make_user(), make_user()]
+    for u in users:
+        fund(u, 2_000, currency="EUR")
+        table_sit(table_id=eur.pk, player_id=u.pk, buy_in=2_000, key=key(), actor=actor_for(u))
+    play_random_hands(eur, users, 6, random.Random(3))
+    rake = sum(HandSummary.objects.filter(table=eur).values_list("rake", flat=True))
+    assert rake > 0
+
+    html = _client(make_user(role="support")).get("/staff/reports/rake/stake/").content.decode()
+    row = html.split('data-testid="rake-row"', 1)[1].split("</tr>", 1)[0]
+    assert ">€0.05/€0.10<" in row
+    assert f">{money_format(rake, 'EUR')}<" in row
+    assert f'data-testid="rake-minor">{rake}<' in row

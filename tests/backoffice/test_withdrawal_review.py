@@ -55,7 +55,7 @@ def test_the_review_page_shows_what_a_decision_needs_for_the_last_30_days(
     player, make_user, table, open_case
 ):
     user = player.user
-    old = Deposit.objects.get(user=user)  # the fixture's 100.00 EUR, moved back 31 days
+    old = Deposit.objects.get(user=user)  # the fixture's €100.00, moved back 31 days
     Deposit.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=31))
     post(player, "/api/v1/wallet/deposits/", {"amount": 2_550, "currency": "EUR"})
     t, other = table(), make_user()
@@ -75,13 +75,13 @@ def test_the_review_page_shows_what_a_decision_needs_for_the_last_30_days(
     page = _client(make_user(role="finance")).get(_url(w))
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'data-testid="review-amount">70.05 EUR<' in html
+    assert 'data-testid="review-amount">€70.05<' in html
     assert "Above the four-eyes threshold" in html
     assert 'data-testid="review-kyc">unverified<' in html
     # Balance 125.50 EUR, 70.05 held, 55.45 available.
-    assert "125.50 EUR" in html and "70.05 EUR" in html and "55.45 EUR" in html
+    assert "€125.50" in html and "€70.05" in html and "€55.45" in html
     deposits = html.split('data-testid="review-deposits-EUR"')[1].split("</tr>")[0]
-    assert ">1<" in deposits and "25.50 EUR" in deposits  # the old deposit is left out
+    assert ">1<" in deposits and "€25.50" in deposits  # the old deposit is left out
     results = html.split('data-testid="review-net-CHIPS"')[1].split("</tr>")[0]
     assert money_format(net, "CHIPS", plus=True) in results
     assert f'data-testid="review-case-{case.pk}"' in html
@@ -145,7 +145,7 @@ def test_the_waiting_list_shows_held_withdrawals_oldest_first(player, make_user)
     html = _client(make_user(role="support")).get("/staff/withdrawals/").content.decode()
     assert f"review-{decided.pk}" not in html
     assert html.index(f"review-{first.pk}") < html.index(f"review-{waiting.pk}")
-    assert "80.00 EUR" in html and "2.00 EUR" in html
+    assert "€80.00" in html and "€2.00" in html
 
 
 def test_an_unknown_withdrawal_has_no_review_page(make_user):

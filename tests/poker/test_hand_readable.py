@@ -192,3 +192,32 @@ def test_readable_hand_runs_no_query(table, player, django_assert_num_queries):
         for record in records:
             readable_hand(record, Viewer(user_id=users[0].pk))
             readable_hand(record, STAFF)
+
+
+def test_a_euro_hand_reads_its_amounts_in_euros(table, make_user, client):
+    import random
+
+    from poker.commands.seating import table_sit
+    from tests.support.poker import actor_for, fund, key, play_random_hands
+
+    eur = table(name="Euro", currency="EUR", small_blind=5, big_blind=10, min_buy_in=1_000,
+                max_buy_in=2_000, rake_bps=500, rake_cap=30)  # fmt: skip
+    users = [make_user(), make_user()]
+    for u in users:
+        fund(u, 2_000, currency="EUR")
+        table_sit(table_id=eur.pk, player_id=u.pk, buy_in=1_990, key=key(), actor=actor_for(u))
+    play_random_hands(eur, users, 1, random.Random(5))
+    (record,) = hand_records([eur.hands.order_by("number").first().pk])
+
+    out = readable_hand(record, STAFF)
+    texts = [s["text"] for s in out["steps"]]
+    assert any(t.endswith("posts blind €0.05") for t in texts), texts
+    assert any(t.endswith("posts blind €0.10") for t in texts), texts
+    assert any(" wins €" in t for t in texts), texts
+    assert out["currency_spec"] == {"code": "EUR", "decimals": 2, "symbol": "€"}
+    assert out["players"][0]["starting_stack"] == 1_990  # the data stays in minor units
+
+    client.force_login(users[0])
+    page = client.get(f"/hands/{record.hand_id}/").content.decode()
+    row = page.split('data-testid="player-', 1)[1].split("</tr>", 1)[0]
+    assert ">€19.90<" in row and "1990" not in row

@@ -77,7 +77,8 @@ def test_history_totals_count_deposits_withdrawals_buy_ins_cash_outs_and_hands(
     assert len(months) == 2
     rows = {row["currency"]: row for row in months[0]["currencies"]}
     results = PlayerHandResult.objects.filter(player=alice)
-    assert rows["EUR"]["deposits"] == 3_000 and rows["EUR"]["withdrawals"] == 1_000
+    assert rows["EUR"]["deposits"] == 3_000 and rows["EUR"]["withdrawals_pending"] == 1_000
+    assert rows["EUR"]["withdrawals"] == 0  # not paid out yet
     assert rows["CHIPS"]["buy_ins"] == 10_000
     assert rows["CHIPS"]["play_money"] == 0  # the fixture's chips are not a grant or reload
     assert rows["CHIPS"]["hands"] == results.count() >= 3

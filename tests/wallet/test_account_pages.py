@@ -12,6 +12,7 @@ from django.utils import timezone
 from ledger.models import Transfer
 from wallet.models import Deposit, PlayMoneyReload, Withdrawal
 from wallet.selectors import wallet_balances
+from wallet.services import withdrawal_approve
 
 pytestmark = pytest.mark.django_db
 
@@ -134,7 +135,7 @@ def test_a_deposit_typed_as_25_50_lands_2550_minor_units(web):
     )  # fmt: skip
     assert Deposit.objects.get(user=web.user).amount == 2_550
     assert balance(web.user, "EUR")["balance"] == 2_550
-    assert "Deposit of 25.50 EUR: confirmed." in response.content.decode()
+    assert "Deposit of €25.50: confirmed." in response.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -185,11 +186,11 @@ def test_refusals_are_shown_in_the_currencys_units(web, settings):
     response = web.post(
         "/account/wallet/withdraw/", {"key": "w", "amount": "0.50", "currency": "EUR"}, follow=True
     )
-    assert "The minimum withdrawal is 1.00 EUR." in response.content.decode()
+    assert "The minimum withdrawal is €1.00." in response.content.decode()
     response = web.post(
         "/account/wallet/withdraw/", {"key": "w2", "amount": "5", "currency": "EUR"}, follow=True
     )
-    assert "Insufficient funds: 0.00 EUR available, 5.00 EUR needed." in response.content.decode()
+    assert "Insufficient funds: €0.00 available, €5.00 needed." in response.content.decode()
     assert not Withdrawal.objects.exists()
 
 
@@ -201,8 +202,8 @@ def test_a_deposit_over_the_players_limit_is_refused_in_the_currencys_units(web)
     response = web.post(
         "/account/wallet/deposit/", {"key": "d2", "amount": "25", "currency": "EUR"}, follow=True
     )
-    said = "Your deposit limit is 50.00 EUR per 24 hours; 30.00 EUR deposited in that time, "
-    assert f"{said}20.00 EUR left." in response.content.decode()
+    said = "Your deposit limit is €50.00 per 24 hours; €30.00 deposited in that time, "
+    assert f"{said}€20.00 left." in response.content.decode()
     assert "minor units" not in response.content.decode()
     assert balance(web.user, "EUR")["balance"] == 3_000
 
@@ -264,22 +265,22 @@ def test_the_header_links_to_the_wallet_and_history_and_the_login_to_sign_up(web
         (
             {"WALLET_DEPOSIT_MAX": 10_000},
             [("deposit", "100.01")],
-            "A deposit is at most 100.00 EUR.",
+            "A deposit is at most €100.00.",
         ),
         (
             {"WALLET_DEPOSIT_DAILY_MAX": 5_000},
             [("deposit", "30"), ("deposit", "25")],
-            "Deposits are limited to 50.00 EUR per 24 hours; 30.00 EUR already deposited.",
+            "Deposits are limited to €50.00 per 24 hours; €30.00 already deposited.",
         ),
         (
             {"WALLET_WITHDRAWAL_DAILY_MAX": 5_000},
             [("deposit", "100"), ("withdraw", "40"), ("withdraw", "20")],
-            "Withdrawals are limited to 50.00 EUR per 24 hours; 40.00 EUR already requested.",
+            "Withdrawals are limited to €50.00 per 24 hours; €40.00 already requested.",
         ),
         (
             {"WALLET_KYC_WITHDRAWAL_THRESHOLD": 2_000},
             [("deposit", "100"), ("withdraw", "30")],
-            "Withdrawals above 20.00 EUR need a verified identity (yours is unverified). "
+            "Withdrawals above €20.00 need a verified identity (yours is unverified). "
             "Ask for a review on your wallet page.",
         ),
         (
@@ -297,3 +298,28 @@ def test_each_money_refusal_is_said_in_the_currencys_units(web, settings, limits
         response = web.post(f"/account/wallet/{action}/", body, follow=True)
     errors = re.findall(r'data-testid="message-error"[^>]*>([^<]*)<', response.content.decode())
     assert errors == [said]
+
+
+def test_the_history_shows_a_pending_withdrawal_as_pending_not_withdrawn(web, make_user):
+    web.post("/account/wallet/deposit/", {"key": "d", "amount": "90", "currency": "EUR"})
+    web.post("/account/wallet/withdraw/", {"key": "w1", "amount": "50", "currency": "EUR"})
+    web.post("/account/wallet/withdraw/", {"key": "w2", "amount": "20", "currency": "EUR"})
+    paid = Withdrawal.objects.get(amount=2_000)
+    withdrawal_approve(
+        withdrawal_id=paid.pk, staff_user=make_user("cashier", role="finance"), reason="paid"
+    )
+
+    response = web.get("/account/history/")
+    eur = next(c for c in response.context["months"][0]["currencies"] if c["currency"] == "EUR")
+    assert (eur["withdrawals"], eur["withdrawals_pending"]) == (2_000, 5_000)
+    row = response.content.decode().split(
+        f'data-testid="history-{response.context["months"][0]["month"]}-EUR"'
+    )[1]
+    row = row.split("</tr>")[0]
+    assert 'data-withdrawals="2000"' in row and 'data-withdrawals-pending="5000"' in row
+    assert ">20.00<" in row and ">50.00<" in row
+    api = web.get("/api/v1/account/history/?months=1").json()["months"][0]["currencies"]
+    assert {c["currency"]: (c["withdrawals"], c["withdrawals_pending"]) for c in api}["EUR"] == (
+        2_000,
+        5_000,
+    )

@@ -40,7 +40,7 @@ def test_a_held_withdrawal_has_a_cancel_button_that_returns_the_funds(web):
     assert f'action="{url}"' in row and 'data-testid="withdrawal-cancel"' in row
     transfers = Transfer.objects.count()
     page = web.post(url, follow=True).content.decode()
-    assert "Withdrawal of 25.00 EUR cancelled" in page
+    assert "Withdrawal of €25.00 cancelled" in page
     assert Withdrawal.objects.get(pk=w.pk).status == "cancelled"
     assert _eur(web.user) == {"currency": "EUR", "balance": 10_000, "held": 0, "available": 10_000}
     web.post(url)  # the same form posted twice cancels once

@@ -3,30 +3,38 @@ parser of the pages."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.template import Context, Template
 
 from ledger.posting import MAX_AMOUNT
-from wallet.amounts import currency_decimals_all, money_format, money_parse
+from wallet.amounts import currency_spec, currency_specs_all, money_format, money_parse
+
+#: The cases ``wallet/static/wallet/money.js`` must give too (tests/web/test_browser_money.py).
+CASES = json.loads((Path(__file__).parents[1] / "support" / "money_cases.json").read_text())
 
 
-@pytest.mark.parametrize(
-    ("amount", "currency", "options", "shown"),
-    [
-        (123456, "EUR", {}, "1,234.56 EUR"),
-        (-5, "USD", {}, "-0.05 USD"),
-        (0, "EUR", {}, "0.00 EUR"),
-        (1500, "CHIPS", {}, "1,500 CHIPS"),
-        (-1500, "CHIPS", {"plus": True}, "-1,500 CHIPS"),
-        (2550, "EUR", {"code": False}, "25.50"),
-        (2550, "EUR", {"code": False, "plus": True}, "+25.50"),
-        (0, "EUR", {"code": False, "plus": True}, "0.00"),
-        (100_000, "CHIPS", {"code": False}, "100,000"),
-    ],
-)
-def test_money_format_shows_the_currencys_units(amount, currency, options, shown):
-    assert money_format(amount, currency, **options) == shown
+@pytest.mark.parametrize("currency", sorted(CASES["currencies"]))
+def test_the_shared_cases_state_each_currency_as_the_formatter_knows_it(currency):
+    assert currency_spec(currency) == CASES["currencies"][currency]
+
+
+@pytest.mark.parametrize("case", CASES["format"], ids=lambda c: f"{c['amount']}-{c['currency']}")
+def test_money_format_shows_the_currencys_units_with_its_symbol(case):
+    assert money_format(case["amount"], case["currency"], **case["options"]) == case["shown"]
+
+
+@pytest.mark.parametrize("case", CASES["parse"], ids=lambda c: f"{c['typed']!r}-{c['currency']}")
+def test_money_parse_gives_the_shared_cases_minor_units_or_refusal(case):
+    if "error" in case:
+        with pytest.raises(ValidationError) as refused:
+            money_parse(case["typed"], case["currency"])
+        assert refused.value.code == case["error"]
+    else:
+        assert money_parse(case["typed"], case["currency"]) == case["minor"]
 
 
 @pytest.mark.parametrize(
@@ -98,10 +106,12 @@ def test_the_template_filters_use_the_one_formatter(settings):
     settings.WALLET_CURRENCIES = ["CHIPS", "EUR"]
     rendered = Template(
         "{% load money %}{{ a|money:'EUR' }}|{{ a|money_signed:'EUR' }}|{{ a|units:'EUR' }}|"
-        "{{ b|units_signed:'CHIPS' }}|{% money_decimals %}"
+        "{{ b|units_signed:'CHIPS' }}|{{ b|amount:'CHIPS' }}|{{ a|amount:'EUR' }}|{% money_currencies %}"
     ).render(Context({"a": 250_000, "b": -1_500}))
     assert (
         rendered
-        == "2,500.00 EUR|+2,500.00 EUR|2,500.00|-1,500|{&quot;CHIPS&quot;:0,&quot;EUR&quot;:2}"
+        == "€2,500.00|+€2,500.00|2,500.00|-1,500|-1,500|€2,500.00|{&quot;CHIPS&quot;:{&quot;code&quot;:"
+        "&quot;CHIPS&quot;,&quot;decimals&quot;:0,&quot;symbol&quot;:&quot;&quot;},&quot;EUR&quot;:"
+        "{&quot;code&quot;:&quot;EUR&quot;,&quot;decimals&quot;:2,&quot;symbol&quot;:&quot;\\u20ac&quot;}}"
     )
-    assert currency_decimals_all() == {"CHIPS": 0, "EUR": 2}
+    assert list(currency_specs_all()) == ["CHIPS", "EUR"]

@@ -32,7 +32,10 @@ def test_deposit_limits_are_shown_read_only_with_their_history(admin_client, mak
     page = admin_client.get(f"/admin/wallet/depositlimit/{limit.pk}/change/")
     assert page.status_code == 200
     text = page.content.decode()
-    assert "no limit -&gt; 1000" in text and "1000 -&gt; 2500" in text
+    assert "no limit -&gt; €10.00" in text and "€10.00 -&gt; €25.00" in text
+    assert "1000" not in text and "2500" not in text  # never in minor units
+    listed = admin_client.get("/admin/wallet/depositlimitchange/").content.decode()
+    assert "€25.00" in listed and "2500" not in listed
     assert admin_client.get("/admin/wallet/depositlimitchange/").status_code == 200
     assert admin_client.get("/admin/wallet/depositlimit/add/").status_code == 403
     assert admin_client.post(f"/admin/wallet/depositlimit/{limit.pk}/delete/").status_code == 403

@@ -15,8 +15,8 @@ def test_a_refusal_with_amounts_is_said_in_the_currencys_units_not_the_apis_mino
         currency="USD", period="week", limit=500_000, used=450_050, remaining=49_950,
     )  # fmt: skip
     assert refusal_said(error) == (
-        "Your deposit limit is 5,000.00 USD per 7 days; 4,500.50 USD deposited in that time, "
-        "499.50 USD left."
+        "Your deposit limit is $5,000.00 per 7 days; $4,500.50 deposited in that time, "
+        "$499.50 left."
     )
     assert "minor units" in error.message  # the API's words are left as they were
 

@@ -75,9 +75,7 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         expect(form.get_by_test_id("deposit-unit")).to_have_text("EUR")
         form.get_by_test_id("deposit-amount").fill("25")
         form.get_by_test_id("deposit-submit").click()
-        expect(page.get_by_test_id("message-success")).to_have_text(
-            "Deposit of 25.00 EUR: confirmed."
-        )
+        expect(page.get_by_test_id("message-success")).to_have_text("Deposit of €25.00: confirmed.")
         expect(page.get_by_test_id("balance-EUR")).to_have_attribute("data-balance", "2500")
         expect(page.get_by_test_id("balance-EUR").locator("td").nth(1)).to_have_text("25.00")
         expect(page.get_by_test_id("deposit-row").first).to_have_attribute(
@@ -91,8 +89,7 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         form.locator("select[name=currency]").select_option("EUR")
         form.get_by_test_id("deposit-submit").click()
         expect(page.get_by_test_id("message-error")).to_have_text(
-            "Your deposit limit is 30.00 EUR per 24 hours; 25.00 EUR deposited in that time, "
-            "5.00 EUR left."
+            "Your deposit limit is €30.00 per 24 hours; €25.00 deposited in that time, €5.00 left."
         )
         expect(page.get_by_test_id("balance-EUR")).to_have_attribute("data-balance", "2500")
         page.screenshot(path=str(ARTIFACTS / "account-wallet-limit-hit.png"), full_page=True)
@@ -165,7 +162,7 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         # An hour on (the browser's clock jumps it): the hour is counted.
         expect(said).to_have_text(re.compile(r"^Reality check: 1 h \d+ min played, .*\.$"))
         expect(said).to_contain_text("net result 0 CHIPS")
-        expect(said).to_contain_text("net result 0.00 EUR")
+        expect(said).to_contain_text("net result €0.00")
         page.screenshot(path=str(ARTIFACTS / "table-session-reminder.png"))
         page.get_by_test_id("session-reminder-dismiss").click()
         expect(reminder).to_be_hidden()

@@ -7,6 +7,7 @@ during a hand, with every hole card of each hand once it has ended (poker.full_v
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
 
@@ -25,7 +26,8 @@ from tests.support.browser import (
     _watch,
     browser_session,
 )
-from tests.support.poker import actor_for, key, play_random_hands
+from tests.support.poker import actor_for, fund, key, play_random_hands
+from wallet.services import withdrawal_request
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -59,6 +61,9 @@ def test_staff_watch_the_dashboard_redraw_itself_when_a_hand_is_played(
     rng = CheckCall()
     play_random_hands(t, users, 2, rng)
     boss = make_user("boss", role="risk")
+    # A 50.00 EUR withdrawal waiting for staff: shown in euros, not as 5,000 minor units.
+    fund(users[0], 10_000, currency="EUR")
+    withdrawal_request(user=users[0], withdrawal_id=uuid.uuid4(), amount=5_000, currency="EUR")
     finished = Hand.objects.filter(ended_at__isnull=False).count()
 
     server = _production_server()
@@ -78,6 +83,7 @@ def test_staff_watch_the_dashboard_redraw_itself_when_a_hand_is_played(
         page.wait_for_url(f"{base}/staff/")
 
         expect(page.get_by_test_id("players-seated")).to_have_text("2")
+        expect(page.locator("#withdrawals-sums")).to_have_text("€50.00 (1)")
         expect(page.locator(f'[data-testid="tables"] tr[data-table="{t.pk}"]')).to_contain_text(
             "Dashboard table"
         )

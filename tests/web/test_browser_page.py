@@ -95,15 +95,15 @@ def test_the_raise_button_says_all_in_only_when_the_amount_is_the_whole_stack(
         expect(page.get_by_test_id("size-max")).to_have_text("Max")
         page.get_by_test_id("size-max").click()
         expect(page.get_by_test_id("amount-input")).to_have_value(str(legal["max_to"]))
-        expect(page.get_by_test_id("action-raise")).to_have_text(f"Raise to {legal['max_to']}")
+        expect(page.get_by_test_id("action-raise")).to_have_text(f"Raise to {legal['max_to']:,}")
         # No-limit: the maximum is the whole stack, and says so.
         page, legal = _actor_page(session, nl, nl_users)
         assert legal["max_to"] == 20_000
         expect(page.get_by_test_id("size-max")).to_have_text("All-in")
         page.get_by_test_id("size-max").click()
-        expect(page.get_by_test_id("action-raise")).to_have_text("Raise to 20000 (all-in)")
+        expect(page.get_by_test_id("action-raise")).to_have_text("Raise to 20,000 (all-in)")
         page.get_by_test_id("size-min").click()
-        expect(page.get_by_test_id("action-raise")).to_have_text(f"Raise to {legal['min_to']}")
+        expect(page.get_by_test_id("action-raise")).to_have_text(f"Raise to {legal['min_to']:,}")
 
 
 def test_fixed_limit_offers_its_one_raise_size_without_slider_or_pot_buttons(

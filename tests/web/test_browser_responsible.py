@@ -62,7 +62,7 @@ def test_a_player_limits_deposits_then_takes_a_time_out_and_is_refused_a_seat(
         page.get_by_test_id("login-submit").click()
         page.wait_for_url(f"{base}/account/limits/")
 
-        # 1. A daily limit of 50.00 EUR: it holds at once.
+        # 1. A daily limit of €50.00: it holds at once.
         page.get_by_test_id("limit-currency").select_option("USD")
         expect(page.get_by_test_id("limit-unit")).to_have_text("USD")  # the label follows
         page.get_by_test_id("limit-currency").select_option("EUR")
@@ -92,7 +92,7 @@ def test_a_player_limits_deposits_then_takes_a_time_out_and_is_refused_a_seat(
         expect(page.get_by_test_id("limits-notice")).to_contain_text("holds from")
         pending_from = DepositLimit.objects.get(user=carol, period="day").pending_from
         expect(page.get_by_test_id("limit-EUR-day-pending")).to_have_text(
-            f"200.00 EUR from {pending_from:%Y-%m-%d %H:%M} UTC"
+            f"€200.00 from {pending_from:%Y-%m-%d %H:%M} UTC"
         )
         expect(page.get_by_test_id("limit-EUR-day-amount")).to_have_text("50.00")
         _shot(page, "3-raise-pending")

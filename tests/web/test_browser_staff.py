@@ -78,9 +78,9 @@ def test_staff_sign_in_with_two_factors_approve_a_withdrawal_and_read_the_staff_
         )
         page.locator(f"a[href='/staff/withdrawals/{withdrawal.pk}/']").click()
         page.wait_for_url(f"{base}/staff/withdrawals/{withdrawal.pk}/")
-        expect(page.get_by_test_id("review-amount")).to_have_text("12.00 EUR")
+        expect(page.get_by_test_id("review-amount")).to_have_text("€12.00")
         expect(page.get_by_test_id("review-kyc")).to_have_text("unverified")
-        expect(page.get_by_test_id("review-balance-EUR")).to_contain_text("50.00 EUR")
+        expect(page.get_by_test_id("review-balance-EUR")).to_contain_text("€50.00")
         page.screenshot(path=str(ARTIFACTS / "staff-withdrawal-review.png"), full_page=True)
         page.get_by_test_id("decision-approve").click()  # no reason: the browser asks for one
         expect(page.get_by_test_id("review-status")).to_have_attribute("data-status", "pending")
@@ -104,7 +104,7 @@ def test_staff_sign_in_with_two_factors_approve_a_withdrawal_and_read_the_staff_
         page.get_by_test_id(f"player-link-{player.pk}").click()
         page.wait_for_url(f"{base}/staff/players/{player.pk}/")
         expect(page.get_by_test_id("staff-log-row").first).to_contain_text("withdrawal.approve")
-        expect(page.get_by_test_id("balance-EUR")).to_contain_text("38.00 EUR")
+        expect(page.get_by_test_id("balance-EUR")).to_contain_text("€38.00")
         page.screenshot(path=str(ARTIFACTS / "staff-player-profile.png"), full_page=True)
         _collect(page, violations)
 

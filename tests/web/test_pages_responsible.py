@@ -34,14 +34,14 @@ def test_a_limit_set_on_the_page_holds_now_and_a_raise_shows_when(web, settings)
     assert url == "/account/limits/"
     done = web.post(url, {"currency": "EUR", "period": "day", "amount": "50.00"}, follow=True)
     text = done.content.decode()
-    assert "a limit of 50.00 EUR per 24 hours holds now" in text
+    assert "a limit of €50.00 per 24 hours holds now" in text
     assert DepositLimit.objects.get(user=web.user, currency="EUR", period="day").amount == 5_000
 
     raised = web.post(url, {"currency": "EUR", "period": "day", "amount": "80"}, follow=True)
     text = raised.content.decode()
     pending_from = DepositLimit.objects.get(user=web.user, period="day").pending_from
     assert f"holds from {pending_from:%Y-%m-%d %H:%M} UTC" in text
-    assert f"80.00 EUR from {pending_from:%Y-%m-%d %H:%M} UTC" in text
+    assert f"€80.00 from {pending_from:%Y-%m-%d %H:%M} UTC" in text
 
 
 @pytest.mark.parametrize(

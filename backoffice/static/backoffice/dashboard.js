@@ -49,11 +49,14 @@
 
   function number(n) { return n === null || n === undefined ? "" : n.toLocaleString("en"); }
 
+  // Amounts come in minor units: shown in their currency's units ("€50.00", "1,500 CHIPS").
+  function money(amount, currency) { return Money.format(amount, figures.currencies[currency]); }
+
   function sums(id, byCurrency) {
     const list = $(id);
     list.replaceChildren();
     for (const [currency, s] of Object.entries(byCurrency)) {
-      list.appendChild(el("li", `${number(s.sum)} ${currency} (${s.count})`));
+      list.appendChild(el("li", `${money(s.sum, currency)} (${s.count})`));
     }
   }
 
@@ -71,7 +74,7 @@
         watch.appendChild(link(t.hand_url, `last hand ${t.last_hand}`));
       }
       const tr = row([t.name, t.variant, t.stakes, `${t.seated}/${t.max_seats}`,
-                      t.pot === null ? "–" : number(t.pot), number(t.hands_last_hour), watch]);
+                      t.pot === null ? "–" : money(t.pot, t.currency), number(t.hands_last_hour), watch]);
       tr.dataset.table = t.id;
       return tr;
     }), "No table is open.", 7);

@@ -11,6 +11,8 @@
   if (!root) return;
   const hand = JSON.parse(document.getElementById("hand-replay").textContent);
   const steps = hand.steps || [];
+  // Amounts come in minor units: shown in the hand's currency, as at the table (money.js).
+  const chips = (n) => Money.amount(n, hand.currency_spec);
   const byTestId = (id) => root.querySelector(`[data-testid="${id}"]`);
 
   const SUIT_SYMBOL = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
@@ -86,7 +88,7 @@
       node.style.left = `${pos.left}%`;
       node.style.top = `${pos.top}%`;
       node.append(el("div", { class: "seat-name", "data-testid": `seat-${s.seat}-name` }, p.username));
-      node.append(el("div", { class: "seat-stack", "data-testid": `seat-${s.seat}-stack` }, s.stack));
+      node.append(el("div", { class: "seat-stack", "data-testid": `seat-${s.seat}-stack` }, chips(s.stack)));
       const status = s.folded ? "folded" : s.all_in ? "all-in" : "";
       node.append(el("div", { class: "seat-state", "data-testid": `seat-${s.seat}-state` }, [p.position, status].filter(Boolean).join(" · ")));
       const cards = el("div", { class: "seat-cards cards", "data-testid": `seat-${s.seat}-cards` });
@@ -98,7 +100,7 @@
       node.append(cards);
       nodes.push(node);
       if (s.bet > 0) {
-        nodes.push(el("div", { class: "bet", "data-testid": `bet-${s.seat}`, "data-seat": s.seat, "data-amount": s.bet }, s.bet));
+        nodes.push(el("div", { class: "bet", "data-testid": `bet-${s.seat}`, "data-seat": s.seat, "data-amount": s.bet }, chips(s.bet)));
       }
       if (hand.button_seat === s.seat) {
         nodes.push(el("div", { class: "dealer", "data-testid": "dealer-button", "data-seat": s.seat, title: "Dealer button" }, "D"));
@@ -115,14 +117,14 @@
     const pot = byTestId("pot");
     pot.setAttribute("data-total", step.pot);
     const parts = [];
-    if (step.pot > 0) parts.push(el("span", { class: "pot-total", "data-testid": "pot-total" }, `Pot ${step.pot}`));
+    if (step.pot > 0) parts.push(el("span", { class: "pot-total", "data-testid": "pot-total" }, `Pot ${chips(step.pot)}`));
     if ((step.pots || []).length > 1) {
       step.pots.forEach((p, i) => {
-        parts.push(el("span", { class: "pot-part", "data-testid": `pot-${i}` }, `${i === 0 ? "Main" : `Side ${i}`} ${p.amount}`));
+        parts.push(el("span", { class: "pot-part", "data-testid": `pot-${i}` }, `${i === 0 ? "Main" : `Side ${i}`} ${chips(p.amount)}`));
       });
     }
     for (const w of step.winners || []) {
-      parts.push(el("span", { class: "pot-total result", "data-testid": "result", "data-seat": w.seat }, `${w.username} wins ${w.amount}`));
+      parts.push(el("span", { class: "pot-total result", "data-testid": "result", "data-seat": w.seat }, `${w.username} wins ${chips(w.amount)}`));
     }
     pot.replaceChildren(...parts);
   }
@@ -136,7 +138,7 @@
       ...(step.winners || []).map((w) => {
         const label = w.pot > 0 ? ` (side pot ${w.pot})` : "";
         const how = w.hand ? ` with ${w.hand.replace(/_/g, " ")}` : "";
-        return el("div", { class: "winner-line", "data-seat": w.seat, "data-amount": w.amount }, `${w.username} wins ${w.amount}${label}${how}`);
+        return el("div", { class: "winner-line", "data-seat": w.seat, "data-amount": w.amount }, `${w.username} wins ${chips(w.amount)}${label}${how}`);
       }),
     );
     byTestId("shown").replaceChildren(
@@ -151,7 +153,7 @@
           return line;
         }),
     );
-    byTestId("rake").textContent = hand.rake ? `Rake ${hand.rake}` : "No rake";
+    byTestId("rake").textContent = hand.rake ? `Rake ${chips(hand.rake)}` : "No rake";
   }
 
   function renderLog() {

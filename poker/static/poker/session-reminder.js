@@ -7,26 +7,16 @@
 // the server's clock (this browser's, corrected by the first answer's Date header), so a
 // reminder due at one hour comes at one hour and says "1 h 0 min", whatever the skew
 // between the two clocks. "Leave the table" beside OK leaves as the table's own Leave
-// button does (asking first when a hand of theirs is live). The net, in minor
-// units from the server, is shown in the currency's units: the decimals of each currency
-// come from the page (the server's one rule, wallet.amounts), play chips whole.
+// button does (asking first when a hand of theirs is live). The net, in minor units from
+// the server, is shown in the currency's units by the one formatter (money.js), each
+// currency as the page states it.
 (function () {
   "use strict";
   const box = document.getElementById("session-reminder");
   if (!box) return; // a spectator: no session
   const url = box.dataset.url;
   const text = box.querySelector("[data-testid=session-reminder-text]");
-  const decimals = JSON.parse(box.dataset.decimals || "{}");
-
-  // As wallet.amounts.money_format(amount, currency, plus=True): "+1,234.56 EUR".
-  function money(amount, currency) {
-    const digits = decimals[currency] ?? 2;
-    const scale = 10 ** digits;
-    const sign = amount < 0 ? "-" : amount > 0 ? "+" : "";
-    const whole = Math.floor(Math.abs(amount) / scale).toLocaleString("en-US");
-    const fraction = digits ? `.${String(Math.abs(amount) % scale).padStart(digits, "0")}` : "";
-    return `${sign}${whole}${fraction} ${currency}`;
-  }
+  const currencies = JSON.parse(box.dataset.currencies || "{}");
 
   // The server's clock minus this browser's (ms), from the first answer; 0 until then.
   let skew = null;
@@ -38,7 +28,7 @@
     const hours = Math.floor(played / 60);
     const minutes = played % 60;
     const spent = hours ? `${hours} h ${minutes} min` : `${minutes} min`;
-    return `${spent} played, net result ${money(session.net, session.currency)}`;
+    return `${spent} played, net result ${Money.format(session.net, currencies[session.currency], { plus: true })}`;
   }
 
   async function fetchSessions() {

@@ -87,8 +87,40 @@
     return "";
   }
 
+  // Amounts come in minor units: shown in the table's currency (money.js, the one formatter),
+  // money with its symbol ("€19.90"), play chips whole ("1,990").
+  function currency() {
+    return S.view.table.currency_spec;
+  }
+
   function chips(n) {
-    return Number(n || 0).toString();
+    return Money.amount(n || 0, currency());
+  }
+
+  // A refusal's message names amounts in minor units, for programs; its `extra` carries
+  // them, said here in the table's currency.
+  const MONEY_REFUSALS = {
+    buy_in_out_of_range: (x) => `The buy-in at this table is ${chips(x.min)} to ${chips(x.max)}.`,
+    top_up_too_large: (x) => `You can add at most ${chips(x.max)} (the maximum buy-in).`,
+    bet_too_small: (x) => `The smallest bet is ${chips(x.min)}.`,
+    bet_too_large: (x) => `The largest bet is ${chips(x.max)}.`,
+    raise_too_small: (x) => `The smallest raise is to ${chips(x.min)}.`,
+    raise_too_large: (x) => `The largest raise is to ${chips(x.max)}.`,
+  };
+
+  function refusal(code, message, extra) {
+    const say = MONEY_REFUSALS[code];
+    return say && extra && S.view ? say(extra) : message;
+  }
+
+  /** What a person typed in an amount box, as minor units; a refusal is shown, and null. */
+  function typedAmount(input) {
+    const read = Money.parse(input.value, currency());
+    if (read.error) {
+      showError(read.error, read.message);
+      return null;
+    }
+    return read.minor;
   }
 
   /** "AsKd" -> ["As", "Kd"]; [51, 45] -> ["As", "Kd"]. */
@@ -427,17 +459,15 @@
       else {
         const range = byTestId("amount-range");
         const input = byTestId("amount-input");
-        for (const field of [range, input]) {
-          field.min = la.min_to;
-          field.max = la.max_to;
-        }
+        range.min = la.min_to;
+        range.max = la.max_to;
         if (actions.getAttribute("data-for") !== `${S.version}:${la.min_to}:${la.max_to}`) {
           setAmount(la.min_to);
           actions.setAttribute("data-for", `${S.version}:${la.min_to}:${la.max_to}`);
         } else if (document.activeElement === input) {
           showAmount(clampAmount(la, input.value)); // the player is typing: leave the field be
         } else {
-          setAmount(Number(input.value));
+          setAmount(Number(range.value));
         }
       }
     } else {
@@ -481,20 +511,25 @@
     byTestId("busted-note").hidden = !busted;
     byTestId("top-up-submit").textContent = busted ? "Rebuy and sit in" : "Top up";
     const input = byTestId("top-up-amount");
-    input.max = room;
-    input.min = Math.max(1, table.min_buy_in - me.stack); // below the minimum: at least to it
     if (form.getAttribute("data-busted") !== String(busted)) {
       form.setAttribute("data-busted", String(busted));
       input.value = ""; // a rebuy starts from the full buy-in, not the last top-up offered
     }
-    if (document.activeElement !== input && (!input.value || Number(input.value) > room)) {
-      input.value = busted ? Math.min(room, table.max_buy_in) : room;
+    const typed = Money.parse(input.value, currency());
+    if (document.activeElement !== input && (typed.error || typed.minor > room)) {
+      input.value = Money.typed(busted ? Math.min(room, table.max_buy_in) : room, currency());
     }
   }
 
-  /** What a bet or raise of ``value`` would send: a whole number in the legal range. */
+  /** What a bet or raise of ``value`` (minor units, or the text a person typed) would
+   * send: minor units in the legal range. */
   function clampAmount(la, value) {
-    const v = value === "" ? NaN : Math.round(Number(value));
+    let v = NaN;
+    if (typeof value === "number") v = Math.round(value);
+    else {
+      const read = Money.parse(value, currency());
+      if (!read.error) v = read.minor;
+    }
     return Number.isFinite(v) ? Math.max(la.min_to, Math.min(la.max_to, v)) : la.min_to;
   }
 
@@ -502,7 +537,7 @@
     const la = S.view && S.view.you && S.view.you.legal_actions;
     if (!la) return;
     const v = clampAmount(la, value);
-    byTestId("amount-input").value = v;
+    byTestId("amount-input").value = Money.typed(v, currency());
     showAmount(v);
   }
 
@@ -1018,7 +1053,7 @@
         break;
       case "error":
         S.busy = false;
-        showError(msg.code, msg.message);
+        showError(msg.code, refusal(msg.code, msg.message, msg.extra));
         if (S.view) render();
         if (msg.code === "stale_version" || msg.code === "not_your_turn") refreshState();
         break;
@@ -1097,6 +1132,7 @@
     if (!resp.ok) {
       const err = new Error((data && data.message) || `HTTP ${resp.status}`);
       err.code = (data && data.code) || `http_${resp.status}`;
+      err.extra = data && data.extra;
       throw err;
     }
     return data;
@@ -1119,7 +1155,8 @@
     if (!la || !la.actions.includes(action)) return;
     const frame = { type: "act", action, key: newKey() };
     if (action === "bet" || action === "raise") {
-      frame.amount = Number(byTestId("amount-input").value);
+      frame.amount = typedAmount(byTestId("amount-input"));
+      if (frame.amount === null) return;
     }
     if (send(frame)) {
       S.busy = true;
@@ -1157,7 +1194,7 @@
       await refreshState();
       return true;
     } catch (err) {
-      showError(err.code, err.message);
+      showError(err.code, refusal(err.code, err.message, err.extra));
       return false;
     } finally {
       if (button) button.disabled = false;
@@ -1171,8 +1208,11 @@
     for (const button of root.querySelectorAll("[data-size]")) {
       button.addEventListener("click", () => sizeTo(button.getAttribute("data-size")));
     }
-    byTestId("amount-range").addEventListener("input", (e) => setAmount(e.target.value));
-    byTestId("amount-input").addEventListener("change", (e) => setAmount(e.target.value));
+    byTestId("amount-range").addEventListener("input", (e) => setAmount(Number(e.target.value)));
+    byTestId("amount-input").addEventListener("change", (e) => {
+      const minor = typedAmount(e.target);
+      if (minor !== null) setAmount(minor);
+    });
     // The labels follow the amount as it is typed; the field itself is settled on change.
     byTestId("amount-input").addEventListener("input", (e) => {
       const la = S.view && S.view.you && S.view.you.legal_actions;
@@ -1183,7 +1223,8 @@
     if (sitForm) {
       sitForm.addEventListener("submit", (e) => {
         e.preventDefault();
-        const buyIn = Number(byTestId("sit-buy-in").value);
+        const buyIn = typedAmount(byTestId("sit-buy-in"));
+        if (buyIn === null) return;
         const seat = byTestId("sit-seat").value;
         const body = { buy_in: buyIn };
         if (seat) body.seat = Number(seat);
@@ -1197,7 +1238,8 @@
         e.preventDefault();
         const me = mySeatRow();
         if (!me) return;
-        const amount = Number(byTestId("top-up-amount").value);
+        const amount = typedAmount(byTestId("top-up-amount"));
+        if (amount === null) return;
         const sitIn = me.stack === 0 && me.state === "sitting_out" ? [["sit-in/", {}]] : [];
         command("top-up/", { amount }, byTestId("top-up-submit"), sitIn);
       });
