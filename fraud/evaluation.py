@@ -7,7 +7,7 @@ ring case with at least two thirds of the ring), precision of the top ``k`` case
 true when all its players belong to one colluding group), average precision over the
 ranking of every pair (PR-AUC), hands shared when first found (``first_found``, filled
 in by the caller's checkpoints), and how many hard negatives (honest friends, households,
-tight-passive players) are a case of their own in the top ``k``.
+tight-passive players, heads-up pairs) are a case of their own in the top ``k``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from fraud.detect import PairScore
 from fraud.services import Suspicion
 
 COLLUDING = ("chip_dumping", "soft_play", "card_sharing", "ring")
-HARD_NEGATIVES = ("friends", "household", "tight_passive")
+HARD_NEGATIVES = ("friends", "household", "tight_passive", "heads_up")
 TOP = 20
 
 
