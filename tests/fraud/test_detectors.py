@@ -4,7 +4,8 @@ The room: eleven bots share a 6-max table for 3,000 hands: a chip-dumping pair, 
 card-sharing pair, two honest friends who both play hard (against each other too), a
 tight-passive player who rarely raises anyone, and honest regulars. Soft play needs the
 partners heads-up often, so it has a short-handed room of its own: six bots at a 4-max
-table, a soft pair among them.
+table, a soft pair among them. Chip dumping in short-handed play has a third room, played
+by the simulator's bots on the pure engine (``fraud.simulation.pure``).
 """
 
 from __future__ import annotations
@@ -14,12 +15,16 @@ import pytest
 from fraud.detect import CASE_Z, score_pairs
 from fraud.features import aggregate
 from fraud.models import Case
+from fraud.simulation.pure import room_play
+from fraud.simulation.room import RoomSpec, room_plan
 from tests.fraud.rooms import Bot, play_room
 
 DUMPER, TAKER = 1, 2
 SHARERS = (5, 6)
 FRIENDS = (7, 8)
 TIGHT_PASSIVE = 9
+#: A short-handed room whose honest pairs the flow test against the room took for dumpers.
+SHORT_SEED = 5
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +86,26 @@ def test_no_honest_pair_reaches_a_case(scores):
     assert max(s.score for s in honest) < CASE_Z
     # ...and every colluding pair outranks every honest one.
     assert min(scores[p].score for p in colluders) > max(s.score for s in honest)
+
+
+@pytest.fixture(scope="module")
+def short_handed_room():
+    """Six players at three tables (the room of bots whose busted players did not sit
+    back in): every table plays two or three handed, an honest strong-against-weak pair
+    plays long heads-up matches, and a chip-dumping pair is among them."""
+    plan = room_plan(players=6, seed=SHORT_SEED, spec=RoomSpec(
+        dump=1, soft=0, share=0, ring=0, friends=0, household=0, tight_passive=0, heads_up=1))  # fmt: skip
+    truth, facts = room_play(plan, hands=4_500, tables=3, seed=SHORT_SEED)
+    groups = {g["scheme"]: tuple(g["players"]) for g in truth.groups}
+    return groups, {(s.a, s.b): s for s in score_pairs(aggregate(facts))}
+
+
+def test_honest_short_handed_play_is_not_taken_for_chip_dumping(short_handed_room):
+    groups, scores = short_handed_room
+    honest = [s for pair, s in scores.items() if pair != groups["chip_dumping"]]
+    assert scores[groups["heads_up"]].hands >= 500  # they met mostly heads-up
+    assert max(s.z[Case.Kind.CHIP_DUMPING] for s in honest) < CASE_Z
+    # ...while the dumping pair of the same room is still found, above every honest pair.
+    dumping = scores[groups["chip_dumping"]]
+    assert dumping.z[Case.Kind.CHIP_DUMPING] >= CASE_Z
+    assert dumping.score > max(s.score for s in honest)
