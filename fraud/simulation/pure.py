@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from itertools import cycle
 
 from fraud.features import HandFacts, hand_facts
 from fraud.simulation import bots
@@ -43,13 +44,17 @@ def room_play(
     rng = random.Random(f"{seed}-pure")
     per_table = math.ceil(hands / tables)
     out: list[HandFacts] = []
+    sessions = schedule(plan, hands=hands, tables=tables, seed=seed)
     for position in range(tables):
-        played = 0
-        for session in schedule(plan, hands=hands, tables=tables, seed=seed):
+        played = idle = 0
+        # The sessions over again when some left this table empty (a player alone cannot
+        # play), until it dealt its share; none with two players: it deals nothing.
+        for session in cycle(sessions):
             lineup = list(session.lineups[position])
-            for number in range(min(session.hands, per_table - played)):
-                if len(lineup) < 2:
-                    break
+            idle = 0 if len(lineup) >= 2 else idle + 1
+            if played >= per_table or idle > len(sessions):
+                break
+            for number in range(min(session.hands, per_table - played) if idle == 0 else 0):
                 turn = number % len(lineup)
                 seated = lineup[turn:] + lineup[:turn]  # the button moves one seat a hand
                 events = _hand(seated, styles, relations, rng, hand_id=len(out) + 1)
@@ -59,8 +64,6 @@ def room_play(
                 played += 1
                 if progress is not None:
                     progress(len(out))
-            if played >= per_table:
-                break
     ids = [user_id(p.index) for p in plan.players]
     truth = room_truth(plan, ids, [f"p{i}" for i in ids], hands=len(out), tables=tables)
     return truth, out

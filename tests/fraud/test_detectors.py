@@ -24,7 +24,7 @@ SHARERS = (5, 6)
 FRIENDS = (7, 8)
 TIGHT_PASSIVE = 9
 #: A short-handed room whose honest pairs the flow test against the room took for dumpers.
-SHORT_SEED = 5
+SHORT_SEED = 6
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ def short_handed_room():
     plays long heads-up matches, and a chip-dumping pair is among them."""
     plan = room_plan(players=6, seed=SHORT_SEED, spec=RoomSpec(
         dump=1, soft=0, share=0, ring=0, friends=0, household=0, tight_passive=0, heads_up=1))  # fmt: skip
-    truth, facts = room_play(plan, hands=4_500, tables=3, seed=SHORT_SEED)
+    truth, facts = room_play(plan, hands=3_000, tables=3, seed=SHORT_SEED)
     groups = {g["scheme"]: tuple(g["players"]) for g in truth.groups}
     return groups, {(s.a, s.b): s for s in score_pairs(aggregate(facts))}
 
