@@ -67,6 +67,10 @@ MIN_DUMP_BB = 50.0
 #: lose: a player's measured rate is shrunk toward zero by it, so a thin baseline predicts
 #: little and the prediction's own uncertainty widens the test's standard error.
 SKILL_SD = 0.5
+#: Folds of a strong hand to the other's bet before the surrender test counts: even an
+#: honest player folds a set to a raise on a four-flush board now and then, and in a room
+#: whose honest players (bots) never do, one or two such folds would weigh like a pattern.
+MIN_GIVES = 3
 EVIDENCE_PER_KIND = 5
 
 _FIELDS = tuple(f.name for f in fields(PairFacts))
@@ -238,7 +242,7 @@ def _short_flow(ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: PairFacts,
     mine, total = (ab, ta) if t >= 0 else (ba, tb)
     k_else, n_else = total.give_cnt - mine.give_cnt, total.give_opp - mine.give_opp
     gives = (_rate(mine.give_cnt, mine.give_opp), _rate(k_else, n_else))
-    if n < MIN_HANDS:
+    if n < MIN_HANDS or mine.give_cnt < MIN_GIVES:
         return 0.0, t, gives
     surrender = -_deficit(mine.give_cnt, mine.give_opp, k_else, n_else, room_give)
     return min(abs(t), surrender), t, gives

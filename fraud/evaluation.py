@@ -147,9 +147,10 @@ def pair_alarms(
     for s in scores:
         label = _pair_label(s, groups)
         if label in COLLUDING:
-            seen = out["colluding"].setdefault(label, {"pairs": 0, "found": 0})
+            seen = out["colluding"].setdefault(label, {"pairs": 0, "found": 0, "z": []})
             seen["pairs"] += 1
             seen["found"] += s.score >= case_z
+            seen["z"].append(round(s.score, 2))
             continue
         out["honest_pairs"] += 1
         out["max_honest_z"] = max(out["max_honest_z"], round(s.score, 2))
@@ -174,9 +175,10 @@ def alarms_summary(rooms: Sequence[dict[str, Any]]) -> dict[str, Any]:
     colluding: dict[str, dict[str, int]] = {}
     for r in rooms:
         for scheme, seen in r["colluding"].items():
-            mine = colluding.setdefault(scheme, {"pairs": 0, "found": 0})
+            mine = colluding.setdefault(scheme, {"pairs": 0, "found": 0, "z": []})
             mine["pairs"] += seen["pairs"]
             mine["found"] += seen["found"]
+            mine["z"] += seen["z"]
     return {
         "rooms": len(rooms), "hands": sum(r["hands"] for r in rooms), "honest_pairs": honest,
         "false_alarms": len(alarms), "false_alarm_rate": len(alarms) / honest if honest else 0.0,

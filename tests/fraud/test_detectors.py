@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from fraud.detect import CASE_Z, score_pairs
-from fraud.features import aggregate
+from fraud.features import PairFacts, aggregate
 from fraud.models import Case
 from fraud.simulation.pure import room_play
 from fraud.simulation.room import RoomSpec, room_plan
@@ -109,3 +109,22 @@ def test_honest_short_handed_play_is_not_taken_for_chip_dumping(short_handed_roo
     dumping = scores[groups["chip_dumping"]]
     assert dumping.z[Case.Kind.CHIP_DUMPING] >= CASE_Z
     assert dumping.score > max(s.score for s in honest)
+
+
+def test_two_strong_hands_folded_in_a_handful_of_spots_do_not_make_a_winning_flow_dumping():
+    # Heads-up only: 600 hands, 1 bb a hand from 1 to 2 (a weak player losing steadily),
+    # and 1 once folded strong hands to 2's raises: 2 of 5 such spots, none elsewhere.
+    hands, flow = 600, 1.0
+    one = PairFacts(hands=hands, ev_net=flow * hands, ev_clip=flow * hands,
+                    ev_clip_sq=10.0 * hands, short=hands, short_ev_clip=flow * hands,
+                    short_ev_clip_sq=10.0 * hands, give_opp=5, give_cnt=2)  # fmt: skip
+    two = PairFacts(hands=hands, ev_net=-flow * hands, ev_clip=-flow * hands,
+                    ev_clip_sq=10.0 * hands, short=hands, short_ev_clip=-flow * hands,
+                    short_ev_clip_sq=10.0 * hands, give_opp=200)  # fmt: skip
+    [pair] = score_pairs({(1, 2): one, (2, 1): two})
+    assert pair.features[Case.Kind.CHIP_DUMPING]["short_handed_flow_t"]["value"] > CASE_Z
+    assert pair.z[Case.Kind.CHIP_DUMPING] < CASE_Z
+    # ...while a player who folds them at every turn gives chips away.
+    one.give_opp, one.give_cnt = 20, 10
+    [pair] = score_pairs({(1, 2): one, (2, 1): two})
+    assert pair.z[Case.Kind.CHIP_DUMPING] >= CASE_Z

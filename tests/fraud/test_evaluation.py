@@ -72,9 +72,14 @@ def test_false_alarms_count_honest_pairs_at_a_case_and_colluding_pairs_found():
     room = pair_alarms(truth=truth, scores=scores, case_z=5.0)
     assert room["honest_pairs"] == 2 and room["max_honest_z"] == 6  # friends are honest
     assert [a["pair"] for a in room["false_alarms"]] == [[8, 9]]
-    assert room["colluding"]["soft_play"] == {"pairs": 1, "found": 0}
+    assert room["colluding"]["soft_play"] == {"pairs": 1, "found": 0, "z": [2]}
     summary = alarms_summary([room, {**room, "false_alarms": []}])
     assert summary["false_alarm_rate"] == pytest.approx(1 / 4)
     assert summary["rooms_with_a_false_alarm"] == 1
-    assert summary["colluding_found"]["chip_dumping"] == {"pairs": 2, "found": 2, "recall": 1.0}
+    assert summary["colluding_found"]["chip_dumping"] == {
+        "pairs": 2,
+        "found": 2,
+        "z": [9, 9],
+        "recall": 1.0,
+    }
     assert summary["false_alarms_by_kind"] == {"chip_dumping": 1}

@@ -154,7 +154,7 @@ class Command(BaseCommand):
         for scheme, seen in summary["colluding_found"].items():
             self.stdout.write(
                 f"  {scheme:<13} colluding pairs {seen['pairs']}  at a case {seen['found']}  "
-                f"recall {seen['recall']:.2f}"
+                f"recall {seen['recall']:.2f}  z {sorted(seen['z'])}"
             )
         for alarm in summary["alarms"]:
             self.stdout.write(f"  false alarm: {alarm}")
