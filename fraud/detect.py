@@ -18,7 +18,8 @@ million per pair for a normal tail; real tails are fatter, hence the margin):
   test is the weaker of the flow's t (against no flow) and how much more often the
   player who gives folds a strong hand to the other's bet after the flop than the same
   player does against everyone else (no honest style does; a dumper folds whatever it
-  holds to the partner's raise). The pair's score is the stronger of the two tests.
+  holds to the partner's raise). The pair's score is the stronger of the two tests, or
+  of both together (their z summed over sqrt 2) when they point the same way.
 - **soft play**: how much less often each bets or raises a strong hand heads-up against
   the other than against everyone else, and how much more often each folds a good hand to
   the other's small bet; each a binomial z against the player's own rate elsewhere,
@@ -152,7 +153,9 @@ def _score(a: int, b: int, ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: Pair
     n = ab.hands
     long_t, expected = _long_flow(ab, ba, ta, tb)
     short_z, short_t, gives = _short_flow(ab, ba, ta, tb, room_give)
-    dump = max(abs(long_t), short_z) if abs(ab.ev_net) >= MIN_DUMP_BB else 0.0
+    # The two tests judge different hands: when they point the same way, together (Stouffer).
+    both = (abs(long_t) + short_z) / math.sqrt(2.0) if long_t * short_t > 0 else 0.0
+    dump = max(abs(long_t), short_z, both) if abs(ab.ev_net) >= MIN_DUMP_BB else 0.0
     # Soft play: each direction against the player's own play elsewhere.
     # Soft play is mutual: each spares the other. An honest player can look soft on one
     # opponent whose way of betting differs; both looking soft on each other is the scheme.
