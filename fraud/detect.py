@@ -5,10 +5,21 @@ three schemes share one scale and one threshold, set from the per-pair false-pos
 a room can afford (1,770 pairs among 60 players: a z of 5 is about one chance in three
 million per pair for a normal tail; real tails are fatter, hence the margin):
 
-- **chip dumping**: the mean chip flow (all-in EV, big blinds per shared hand, each hand's
-  at most ``CLIP_BB``) from one player to the other, less what their results against everyone else predict (a strong
-  player beats a weak one honestly), over its standard error measured on the pair's own
-  hands (a t statistic: one big pot is not a pattern, a hundred one-way pots are).
+- **chip dumping**: two tests, each on its own hands. Hands dealt to four or more: the
+  mean chip flow (all-in EV, big blinds per shared hand, each hand's at most ``CLIP_BB``)
+  from one player to the other, less what their results against everyone else (in such
+  hands) predict (a strong player beats a weak one honestly), over its standard error:
+  the pair's own hands' spread plus the uncertainty of that prediction, each player's
+  rate shrunk toward an even one by a prior of ``SKILL_SD`` (a t statistic: one big pot
+  is not a pattern, a hundred one-way pots are; a baseline of a few hands predicts
+  nothing, and is not taken as a prediction of zero). Short-handed hands (three players
+  or fewer): there a strong player beats a weak one by far more a hand, and a pair that
+  plays mostly each other has no baseline at all, so the flow alone judges nothing; the
+  test is the weaker of the flow's t (against no flow) and how much more often the
+  player who gives folds a strong hand to the other's bet after the flop than the same
+  player does against everyone else (no honest style does; a dumper folds whatever it
+  holds to the partner's raise). The pair's score is the stronger of the two tests, or
+  of both together (their z summed over sqrt 2) when they point the same way.
 - **soft play**: how much less often each bets or raises a strong hand heads-up against
   the other than against everyone else, and how much more often each folds a good hand to
   the other's small bet; each a binomial z against the player's own rate elsewhere,
@@ -53,6 +64,14 @@ EDGE_Z = 4.0
 PRIOR = 20.0
 #: A flow this small (big blinds) is not chip dumping, whatever its regularity.
 MIN_DUMP_BB = 50.0
+#: Prior spread (big blinds per opponent-hand) of the rate at which honest players win or
+#: lose: a player's measured rate is shrunk toward zero by it, so a thin baseline predicts
+#: little and the prediction's own uncertainty widens the test's standard error.
+SKILL_SD = 0.5
+#: Folds of a strong hand to the other's bet before the surrender test counts: even an
+#: honest player folds a set to a raise on a four-flush board now and then, and in a room
+#: whose honest players (bots) never do, one or two such folds would weigh like a pattern.
+MIN_GIVES = 3
 EVIDENCE_PER_KIND = 5
 
 _FIELDS = tuple(f.name for f in fields(PairFacts))
@@ -111,13 +130,16 @@ def score_pairs(
     for t in totals.values():
         room.add(t.all)
     room_agg, room_fold = _rate(room.soft_agg, room.soft_opp), _rate(room.fold_cnt, room.fold_opp)
+    room_give = _rate(room.give_cnt, room.give_opp)
     scores = []
     for a, ta in totals.items():
         for b, ab in ta.by_partner.items():
             if a >= b or ab.hands < min_hands or a not in totals[b].by_partner:
                 continue
             ba = totals[b].by_partner[a]
-            scores.append(_score(a, b, ab, ba, ta.all, totals[b].all, room_agg, room_fold))
+            scores.append(
+                _score(a, b, ab, ba, ta.all, totals[b].all, room_agg, room_fold, room_give)
+            )
     scores.sort(key=lambda s: -s.score)
     return scores
 
@@ -127,17 +149,13 @@ def _rate(k: float, n: float) -> float:
 
 
 def _score(a: int, b: int, ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: PairFacts, room_agg: float,
-           room_fold: float) -> PairScore:  # fmt: skip
+           room_fold: float, room_give: float) -> PairScore:  # fmt: skip
     n = ab.hands
-    # Chip dumping: a's flow to b beyond what each one's results elsewhere predict.
-    # Per-hand flows are clipped (fraud.features.CLIP_BB): one deep cooler is not a pattern.
-    rate_a = _rate(ta.ev_clip - ab.ev_clip, ta.hands - n)  # a's mean loss per opponent-hand
-    rate_b = _rate(tb.ev_clip - ba.ev_clip, tb.hands - n)
-    expected = (rate_a - rate_b) / 2
-    mean = ab.ev_clip / n
-    var = max(ab.ev_clip_sq / n - mean * mean, 0.0) + 1.0  # +1 bb^2: no zero variance
-    t = (mean - expected) / math.sqrt(var / n)
-    dump = abs(t) if abs(ab.ev_net) >= MIN_DUMP_BB else 0.0
+    long_t, expected = _long_flow(ab, ba, ta, tb)
+    short_z, short_t, gives = _short_flow(ab, ba, ta, tb, room_give)
+    # The two tests judge different hands: when they point the same way, together (Stouffer).
+    both = (abs(long_t) + short_z) / math.sqrt(2.0) if long_t * short_t > 0 else 0.0
+    dump = max(abs(long_t), short_z, both) if abs(ab.ev_net) >= MIN_DUMP_BB else 0.0
     # Soft play: each direction against the player's own play elsewhere.
     # Soft play is mutual: each spares the other. An honest player can look soft on one
     # opponent whose way of betting differs; both looking soft on each other is the scheme.
@@ -150,8 +168,11 @@ def _score(a: int, b: int, ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: Pair
         Case.Kind.CHIP_DUMPING: {
             "hands": _f(n),
             "flow_bb_per_100": _f(100 * ab.ev_net / n),
-            "clipped_flow_bb_per_100": _f(100 * mean, 100 * expected),
-            "flow_t": _f(t),
+            "clipped_flow_bb_per_100": _f(100 * ab.ev_clip / n, 100 * expected),
+            "flow_t": _f(long_t),
+            "short_handed_share": _f(ab.short / n),
+            "short_handed_flow_t": _f(short_t),
+            "folds_strong_hand_to_bet": _f(*gives),
         },
         Case.Kind.SOFT_PLAY: {
             "aggression_with_strong_hands": _f(
@@ -173,6 +194,61 @@ def _score(a: int, b: int, ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: Pair
         a=a, b=b, hands=n, flow_bb=ab.ev_net, features=features,
         z={Case.Kind.CHIP_DUMPING: dump, Case.Kind.SOFT_PLAY: soft, Case.Kind.CARD_SHARING: share},
     )  # fmt: skip
+
+
+def _long_flow(ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: PairFacts) -> tuple[float, float]:
+    """The flow test on the hands dealt to four or more: (t, the flow a to b that the two
+    players' results elsewhere predict, bb per hand)."""
+    n = ab.hands - ab.short
+    if n <= 0:
+        return 0.0, 0.0
+    # a's mean loss per opponent-hand elsewhere, and b's: a strong player beats a weak one.
+    rate_a, var_a = _skill(_long(ta), _long(ab))
+    rate_b, var_b = _skill(_long(tb), _long(ba))
+    expected = (rate_a - rate_b) / 2
+    # Per-hand flows are clipped (fraud.features.CLIP_BB): one deep cooler is not a pattern.
+    total, squares = _long(ab)[1:]
+    mean = total / n
+    var = max(squares / n - mean * mean, 0.0) + 1.0  # +1 bb^2: no zero variance
+    return (mean - expected) / math.sqrt(var / n + (var_a + var_b) / 4), expected
+
+
+def _long(f: PairFacts) -> tuple[float, float, float]:
+    """(hands, clipped flow, its squares) of ``f``'s hands dealt to four or more."""
+    return (f.hands - f.short, f.ev_clip - f.short_ev_clip, f.ev_clip_sq - f.short_ev_clip_sq)
+
+
+def _skill(
+    total: tuple[float, float, float], pair: tuple[float, float, float]
+) -> tuple[float, float]:
+    """A player's mean loss per opponent-hand outside the pair and its variance, shrunk
+    toward zero by the prior ``SKILL_SD`` (no hands elsewhere: zero, with the prior's
+    whole variance)."""
+    h, s, q = (x - y for x, y in zip(total, pair, strict=True))
+    if h <= 0:
+        return 0.0, SKILL_SD**2
+    var = max(q / h - (s / h) ** 2, 0.0) + 1.0
+    precision = h / var + 1.0 / SKILL_SD**2
+    return (s / var) / precision, 1.0 / precision
+
+
+def _short_flow(ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: PairFacts,
+                room_give: float) -> tuple[float, float, tuple[float, float]]:  # fmt: skip
+    """The test of the short-handed hands: (z, the flow's t, the giver's rate of folding a
+    strong hand to the other's bet and that player's rate elsewhere)."""
+    n = ab.short
+    if n == 0:
+        return 0.0, 0.0, (0.0, 0.0)
+    mean = ab.short_ev_clip / n
+    var = max(ab.short_ev_clip_sq / n - mean * mean, 0.0) + 1.0
+    t = mean / math.sqrt(var / n)
+    mine, total = (ab, ta) if t >= 0 else (ba, tb)
+    k_else, n_else = total.give_cnt - mine.give_cnt, total.give_opp - mine.give_opp
+    gives = (_rate(mine.give_cnt, mine.give_opp), _rate(k_else, n_else))
+    if n < MIN_HANDS or mine.give_cnt < MIN_GIVES:
+        return 0.0, t, gives
+    surrender = -_deficit(mine.give_cnt, mine.give_opp, k_else, n_else, room_give)
+    return min(abs(t), surrender), t, gives
 
 
 def _soft(mine: PairFacts, total: PairFacts, room_agg: float, room_fold: float) -> float:

@@ -7,7 +7,7 @@ ring case with at least two thirds of the ring), precision of the top ``k`` case
 true when all its players belong to one colluding group), average precision over the
 ranking of every pair (PR-AUC), hands shared when first found (``first_found``, filled
 in by the caller's checkpoints), and how many hard negatives (honest friends, households,
-tight-passive players) are a case of their own in the top ``k``.
+tight-passive players, heads-up pairs) are a case of their own in the top ``k``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from fraud.detect import PairScore
 from fraud.services import Suspicion
 
 COLLUDING = ("chip_dumping", "soft_play", "card_sharing", "ring")
-HARD_NEGATIVES = ("friends", "household", "tight_passive")
+HARD_NEGATIVES = ("friends", "household", "tight_passive", "heads_up")
 TOP = 20
 
 
@@ -129,3 +129,62 @@ def evaluate(
         for c, t in zip(head, true_head, strict=True)
     ]
     return report
+
+
+# --- false alarms over many rooms --------------------------------------------------------
+
+
+def pair_alarms(
+    *, truth: dict[str, Any], scores: Sequence[PairScore], case_z: float
+) -> dict[str, Any]:
+    """One room's pairs at or above ``case_z``: the honest ones (no colluding group holds
+    both players; a hard negative is honest) by kind, and the colluding ones by scheme."""
+    groups = groups_of(truth)
+    styles = {p["user_id"]: p["style"] for p in truth["players"]}
+    out: dict[str, Any] = {"seed": truth.get("seed"), "hands": truth.get("hands", 0),
+                           "honest_pairs": 0, "false_alarms": [], "colluding": {},
+                           "max_honest_z": 0.0}  # fmt: skip
+    for s in scores:
+        label = _pair_label(s, groups)
+        if label in COLLUDING:
+            seen = out["colluding"].setdefault(label, {"pairs": 0, "found": 0, "z": []})
+            seen["pairs"] += 1
+            seen["found"] += s.score >= case_z
+            seen["z"].append(round(s.score, 2))
+            continue
+        out["honest_pairs"] += 1
+        out["max_honest_z"] = max(out["max_honest_z"], round(s.score, 2))
+        if s.score >= case_z:
+            out["false_alarms"].append({
+                "pair": [s.a, s.b], "styles": [styles.get(s.a), styles.get(s.b)],
+                "group": label, "kinds": list(s.kinds(case_z)), "z": round(s.score, 2),
+                "hands": s.hands,
+            })  # fmt: skip
+    return out
+
+
+def alarms_summary(rooms: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The rooms' figures together: the per-pair false-alarm rate (honest pairs at a case
+    over honest pairs scored), per kind, and the share of colluding pairs found."""
+    honest = sum(r["honest_pairs"] for r in rooms)
+    alarms = [a for r in rooms for a in r["false_alarms"]]
+    by_kind: dict[str, int] = {}
+    for a in alarms:
+        for kind in a["kinds"]:
+            by_kind[kind] = by_kind.get(kind, 0) + 1
+    colluding: dict[str, dict[str, int]] = {}
+    for r in rooms:
+        for scheme, seen in r["colluding"].items():
+            mine = colluding.setdefault(scheme, {"pairs": 0, "found": 0, "z": []})
+            mine["pairs"] += seen["pairs"]
+            mine["found"] += seen["found"]
+            mine["z"] += seen["z"]
+    return {
+        "rooms": len(rooms), "hands": sum(r["hands"] for r in rooms), "honest_pairs": honest,
+        "false_alarms": len(alarms), "false_alarm_rate": len(alarms) / honest if honest else 0.0,
+        "false_alarms_by_kind": by_kind,
+        "rooms_with_a_false_alarm": sum(1 for r in rooms if r["false_alarms"]),
+        "max_honest_z": max((r["max_honest_z"] for r in rooms), default=0.0),
+        "colluding_found": {k: {**v, "recall": v["found"] / v["pairs"]} for k, v in colluding.items()},
+        "alarms": alarms,
+    }  # fmt: skip

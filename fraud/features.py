@@ -26,6 +26,16 @@
   sharer folds when the partner is stronger and ``share_t`` grows with every such fold.
   Conditioning on the exact starting hand (not a strength band) matters: within a band,
   the weaker hands both fold more and meet stronger partners more, an honest correlation.
+- ``short``, ``short_ev_clip``, ``short_ev_clip_sq``: the hand was dealt to at most
+  ``SHORT_HANDED`` players, and its clipped flow then. Short-handed, a strong player
+  beats a weak one by far more a hand than at a full table, so the chip-dumping test
+  judges those hands apart (``fraud.detect``).
+- ``give_opp`` / ``give_cnt``: after the flop, a facing b's bet or raise (any size) with a
+  strong hand (``STRONG``, by a's own cards), and how often a folded it. Every honest
+  style, the loosest and the tightest, calls or raises there; a dumper folds whatever it
+  holds to the partner's raise, having bet into them. What a player is worth shows in
+  results, not in this count: a weak player loses by calling and betting with the worse
+  hand, not by folding the better one.
 
 Evidence: the hands that weigh most for each scheme, with the reason in words, for the
 reviewer. Everything here is pure (no query): the same events give the same facts.
@@ -72,7 +82,7 @@ if TYPE_CHECKING:
 
 #: The definition of the facts: stored facts (``fraud.facts``) of another version are
 #: computed again. Raise it with any change to what :func:`hand_facts` returns.
-FACTS_VERSION = 1
+FACTS_VERSION = 2
 
 #: A hand in the top 15% of what one could hold here is strong: an honest player bets or
 #: raises it against anyone, often. Strength is what the player knows from their own cards
@@ -84,6 +94,8 @@ STRONG = 0.85
 #: honest player rarely folds.
 GOOD = 0.60
 SMALL_BET = 0.75
+#: A hand dealt to this many players or fewer is short-handed.
+SHORT_HANDED = 3
 #: A hand's flow between two players counts at most this much in the chip-dumping test
 #: (the flow itself is kept whole): with deep stacks one cooler can move hundreds of big
 #: blinds, and a test whose variance one hand dominates finds nothing; dumping is many
@@ -118,6 +130,11 @@ class PairFacts:
     fold_cnt: int = 0
     share_t: float = 0.0
     share_v: float = 0.0
+    short: int = 0
+    short_ev_clip: float = 0.0
+    short_ev_clip_sq: float = 0.0
+    give_opp: int = 0
+    give_cnt: int = 0
 
     def add(self, other: PairFacts) -> None:
         self.hands += other.hands
@@ -130,6 +147,11 @@ class PairFacts:
         self.fold_cnt += other.fold_cnt
         self.share_t += other.share_t
         self.share_v += other.share_v
+        self.short += other.short
+        self.short_ev_clip += other.short_ev_clip
+        self.short_ev_clip_sq += other.short_ev_clip_sq
+        self.give_opp += other.give_opp
+        self.give_cnt += other.give_cnt
 
 
 #: The counters of a hand's pair (``hands`` aside: every pair dealt in shared the hand).
@@ -228,6 +250,9 @@ class _Walk:
     # --- the walk -------------------------------------------------------------------------
 
     def run(self) -> HandFacts:
+        if self.n <= SHORT_HANDED:
+            for p, q in permutations(range(self.n), 2):
+                self.pair(p, q).short = 1
         for event in self.events:
             if isinstance(event, _DECISIONS):
                 self.decide(event)
@@ -262,6 +287,8 @@ class _Walk:
             self.preflop_fold(p, folded=isinstance(event, PlayerFolded))
         if len(self.live) == 2 and p in self.live:
             self.heads_up(p, event, facing=facing, aggressive=aggressive)
+        if facing and self.street > 0 and self.last_aggressor is not None:
+            self.give(p, self.last_aggressor, folded=isinstance(event, PlayerFolded))
         added = 0
         if isinstance(event, PlayerFolded):
             self.live.discard(p)
@@ -337,6 +364,22 @@ class _Walk:
                 if mine >= SOFT_EVIDENCE_STRENGTH:
                     self.soft_evidence(p, q, mine, "folded to a small bet")
 
+    def give(self, p: int, q: int, *, folded: bool) -> None:
+        """The surrender count: p facing q's bet or raise after the flop with a strong
+        hand (by p's own cards), and whether p folded it."""
+        strength = self.strength(self.street)
+        if strength is None or strength[p] < STRONG:
+            return
+        facts = self.pair(p, q)
+        facts.give_opp += 1
+        if folded:
+            facts.give_cnt += 1
+            put_in = self.committed[p] / self.bb
+            self.facts.evidence.append(Evidence(self.ids[p], self.ids[q], "chip_dumping",
+                self.hand_id, put_in, f"{self.name(p)} folded {format_cards(self.holes[p])} "
+                f"(better than {strength[p]:.1%} of hands) to {self.name(q)}'s bet "
+                f"{_on(self.street)}, having put in {put_in:.1f} bb."))  # fmt: skip
+
     def small_bet(self, p: int) -> bool:
         """Whether the bet p faces is at most ``SMALL_BET`` of the pot before it (folds to
         big bets depend on their size, which differs from opponent to opponent)."""
@@ -371,6 +414,7 @@ class _Walk:
             for q in range(self.n):
                 if net[q] > 0:
                     flow[(p, q)] = -net[p] * net[q] / gains
+        short = self.n <= SHORT_HANDED
         for (a, b), chips in flow.items():  # a lost, b gained: they are never both ways
             x = chips / self.bb
             clipped = min(x, CLIP_BB)
@@ -379,6 +423,9 @@ class _Walk:
                 facts.ev_net += sign * x
                 facts.ev_clip += sign * clipped
                 facts.ev_clip_sq += clipped * clipped
+                if short:
+                    facts.short_ev_clip += sign * clipped
+                    facts.short_ev_clip_sq += clipped * clipped
             if x >= DUMP_EVIDENCE_BB:
                 self.dump_evidence(a, b, x, ran_out)
 

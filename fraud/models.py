@@ -130,6 +130,13 @@ class PairStat(models.Model):
     #: chance) and of its variance (fraud.features: the card-sharing test).
     share_t = models.FloatField(default=0.0)
     share_v = models.FloatField(default=0.0)
+    #: Shared hands dealt to three players or fewer, and their clipped flow and its squares.
+    short = models.PositiveIntegerField(default=0)
+    short_ev_clip = models.FloatField(default=0.0)
+    short_ev_clip_sq = models.FloatField(default=0.0)
+    #: After the flop, facing the partner's bet with a strong hand; and the folds of it.
+    give_opp = models.PositiveIntegerField(default=0)
+    give_cnt = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [

@@ -35,6 +35,7 @@ class Style:
     value: float  # postflop equity worth a bet
     call_margin: float  # equity over the pot odds needed to call (negative: calls light)
     bluff: float  # how often a weak hand bets when checked to
+    buy_in_bb: int = 100  # the stack it sits with and tops up to, in big blinds
 
 
 STYLES: dict[str, Style] = {
@@ -46,10 +47,22 @@ STYLES: dict[str, Style] = {
         Style("aggressive", play=0.65, raise_pre=0.75, aggression=0.85, value=0.60, call_margin=0.03, bluff=0.20),
         Style("station", play=0.40, raise_pre=0.97, aggression=0.2, value=0.80, call_margin=-0.15, bluff=0.01),
         Style("tight_passive", play=0.82, raise_pre=0.97, aggression=0.12, value=0.85, call_margin=0.05, bluff=0.0),
+        Style("maniac", play=0.30, raise_pre=0.55, aggression=0.9, value=0.52, call_margin=-0.05, bluff=0.45),
+        Style("nit", play=0.90, raise_pre=0.94, aggression=0.6, value=0.78, call_margin=0.12, bluff=0.0),
+        Style("short_stack", play=0.78, raise_pre=0.85, aggression=0.8, value=0.62, call_margin=0.03, bluff=0.05, buy_in_bb=25),
     )
 }  # fmt: skip
 #: The styles honest players are dealt (the two tight-passive hard negatives are set apart).
-HONEST_STYLES = ("tight", "loose", "passive", "aggressive", "station")
+HONEST_STYLES = (
+    "tight",
+    "loose",
+    "passive",
+    "aggressive",
+    "station",
+    "maniac",
+    "nit",
+    "short_stack",
+)
 
 #: Share of chip-dumping opportunities (partners heads-up) the dumper takes.
 DUMP_RATE = 0.4

@@ -17,11 +17,19 @@ from fraud.simulation.bots import DUMPED_TO, DUMPS_TO, HONEST_STYLES, SHARES, SO
 # Group schemes, as the truth names them.
 CHIP_DUMPING, SOFT_PLAY, CARD_SHARING, RING = "chip_dumping", "soft_play", "card_sharing", "ring"
 FRIENDS, HOUSEHOLD, TIGHT_PASSIVE = "friends", "household", "tight_passive"
+#: Two honest players of different styles who play long heads-up matches at a table of
+#: their own (a strong player beating a weak one there is no chip dumping).
+HEADS_UP = "heads_up"
+#: The styles of heads-up pairs, in turn: a strong player against a weak one, or two
+#: styles far apart.
+HEADS_UP_STYLES = (("short_stack", "station"), ("aggressive", "station"), ("loose", "passive"),
+                   ("maniac", "short_stack"), ("tight", "nit"), ("aggressive", "loose"))  # fmt: skip
 COLLUSION = (CHIP_DUMPING, SOFT_PLAY, CARD_SHARING, RING)
 #: --rings keys -> (scheme, group size).
 SPEC_KEYS: dict[str, tuple[str, int]] = {
     "dump": (CHIP_DUMPING, 2), "soft": (SOFT_PLAY, 2), "share": (CARD_SHARING, 2), "ring": (RING, 3),
     "friends": (FRIENDS, 2), "household": (HOUSEHOLD, 2), "tight_passive": (TIGHT_PASSIVE, 2),
+    "heads_up": (HEADS_UP, 2),
 }  # fmt: skip
 #: Groups who choose each other's table when a lineup changes, and how often.
 TOGETHER = (CHIP_DUMPING, SOFT_PLAY, CARD_SHARING, RING, FRIENDS)
@@ -41,6 +49,7 @@ class RoomSpec:
     friends: int = 5
     household: int = 5
     tight_passive: int = 1  # one pair of tight-passive players
+    heads_up: int = 0
 
     @classmethod
     def parse(cls, text: str) -> RoomSpec:
@@ -116,7 +125,11 @@ def room_plan(*, players: int, seed: int, spec: RoomSpec) -> RoomPlan:
     addresses = [f"10.{x // 62500}.{x // 250 % 250}.{x % 250 + 1}" for x in ips]
     devices = [f"dev-{rng.getrandbits(64):016x}" for _ in range(players)]
     styles = [rng.choice(HONEST_STYLES) for _ in range(players)]
+    matches = iter(HEADS_UP_STYLES * len(groups))
     for g in groups:
+        if g.scheme == HEADS_UP:
+            for m, style in zip(g.members, next(matches), strict=True):
+                styles[m] = style
         first = g.members[0]
         for m in g.members:
             if g.scheme in (FRIENDS, HOUSEHOLD):
@@ -143,9 +156,18 @@ class Round:
 
 
 def seating(plan: RoomPlan, tables: int, rng: random.Random) -> tuple[tuple[int, ...], ...]:
-    """One session's lineups: groups that play together take one table with p = 0.8,
-    everyone else (and a group that does not) sits where a random table has room."""
-    grouped = {m for g in plan.groups if g.scheme in TOGETHER for m in g.members}
+    """One session's lineups: a heads-up pair takes a table of its own with p = 0.8,
+    groups that play together take one table with p = 0.8, everyone else (and a group
+    that does not) sits where a random table has room."""
+    lineups: list[list[int]] = [[] for _ in range(tables)]
+    matched: set[int] = set()
+    for g in plan.groups:
+        empty = [t for t in lineups if not t]
+        if g.scheme == HEADS_UP and rng.random() < TOGETHER_P and len(empty) > 1:
+            rng.choice(empty).extend(g.members)
+            matched.update(g.members)
+    open_ = [t for t in lineups if not matched.intersection(t)]
+    grouped = {m for g in plan.groups if g.scheme in TOGETHER for m in g.members} | matched
     units: list[list[int]] = [[p.index] for p in plan.players if p.index not in grouped]
     for g in plan.groups:
         if g.scheme in TOGETHER:
@@ -154,17 +176,16 @@ def seating(plan: RoomPlan, tables: int, rng: random.Random) -> tuple[tuple[int,
             )
     rng.shuffle(units)
     units.sort(key=len, reverse=True)  # stable: the shuffle still orders equal sizes
-    lineups: list[list[int]] = [[] for _ in range(tables)]
     for unit in units:
         for part in (
-            [unit] if any(len(t) + len(unit) <= MAX_SEATS for t in lineups) else [[m] for m in unit]
+            [unit] if any(len(t) + len(unit) <= MAX_SEATS for t in open_) else [[m] for m in unit]
         ):
-            room = [t for t in lineups if len(t) + len(part) <= MAX_SEATS]
+            room = [t for t in open_ if len(t) + len(part) <= MAX_SEATS]
             if room:
                 rng.choice(room).extend(part)
-    lonely = [t for t in lineups if len(t) == 1]
+    lonely = [t for t in open_ if len(t) == 1]
     for t in lonely:  # one player cannot play: they join another table or rest
-        room = [u for u in lineups if 2 <= len(u) < MAX_SEATS]
+        room = [u for u in open_ if 2 <= len(u) < MAX_SEATS]
         if room:
             rng.choice(room).append(t.pop())
     return tuple(tuple(sorted(t)) for t in lineups)

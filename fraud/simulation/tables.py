@@ -30,8 +30,8 @@ log = logging.getLogger(__name__)
 SMALL_BLIND, BIG_BLIND = 50, 100
 BUY_IN = 100 * BIG_BLIND
 MIN_BUY_IN = 20 * BIG_BLIND
-#: A stack below this sits out after folding, to top up to the buy-in.
-SHORT = 40 * BIG_BLIND
+#: A stack below this share of the player's buy-in sits out after folding, to top up.
+SHORT = 0.4
 #: Hands a leaving player who has not folded may go on playing before leaving mid-hand
 #: (the table then checks or folds for them, as for anyone who leaves mid-hand).
 LEAVE_GRACE = 3
@@ -146,12 +146,13 @@ class TableRunner:
                 if state is not None and index is not None
                 else seat.stake_account.balance
             )
-            if seat.state == Seat.State.ACTIVE and not busy and stack < SHORT:
+            buy_in = player.style.buy_in_bb * BIG_BLIND
+            if seat.state == Seat.State.ACTIVE and not busy and stack < SHORT * buy_in:
                 return self._send(table_sit_out, player)
             if seat.state == Seat.State.SITTING_OUT and index is None:
-                if seat.stake_account.balance < BUY_IN:
+                if seat.stake_account.balance < buy_in:
                     return self._send(
-                        table_top_up, player, amount=BUY_IN - seat.stake_account.balance
+                        table_top_up, player, amount=buy_in - seat.stake_account.balance
                     )
                 return self._send(table_sit_in, player)
         free = len(w.seats) < w.table.max_seats
@@ -159,7 +160,8 @@ class TableRunner:
             self.by_index[i].user_id for i in lineup if self.by_index[i].user_id not in seated
         )
         if free and joining:
-            return self._send(table_sit, self.players[joining[0]], buy_in=BUY_IN)
+            sitting = self.players[joining[0]]
+            return self._send(table_sit, sitting, buy_in=sitting.style.buy_in_bb * BIG_BLIND)
         return False
 
     def _act(self, w: table_io.Working) -> bool:

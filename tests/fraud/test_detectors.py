@@ -4,7 +4,8 @@ The room: eleven bots share a 6-max table for 3,000 hands: a chip-dumping pair, 
 card-sharing pair, two honest friends who both play hard (against each other too), a
 tight-passive player who rarely raises anyone, and honest regulars. Soft play needs the
 partners heads-up often, so it has a short-handed room of its own: six bots at a 4-max
-table, a soft pair among them.
+table, a soft pair among them. Chip dumping in short-handed play has a third room, played
+by the simulator's bots on the pure engine (``fraud.simulation.pure``).
 """
 
 from __future__ import annotations
@@ -12,14 +13,18 @@ from __future__ import annotations
 import pytest
 
 from fraud.detect import CASE_Z, score_pairs
-from fraud.features import aggregate
+from fraud.features import PairFacts, aggregate
 from fraud.models import Case
+from fraud.simulation.pure import room_play
+from fraud.simulation.room import RoomSpec, room_plan
 from tests.fraud.rooms import Bot, play_room
 
 DUMPER, TAKER = 1, 2
 SHARERS = (5, 6)
 FRIENDS = (7, 8)
 TIGHT_PASSIVE = 9
+#: A short-handed room whose honest pairs the flow test against the room took for dumpers.
+SHORT_SEED = 6
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +86,45 @@ def test_no_honest_pair_reaches_a_case(scores):
     assert max(s.score for s in honest) < CASE_Z
     # ...and every colluding pair outranks every honest one.
     assert min(scores[p].score for p in colluders) > max(s.score for s in honest)
+
+
+@pytest.fixture(scope="module")
+def short_handed_room():
+    """Six players at three tables (the room of bots whose busted players did not sit
+    back in): every table plays two or three handed, an honest strong-against-weak pair
+    plays long heads-up matches, and a chip-dumping pair is among them."""
+    plan = room_plan(players=6, seed=SHORT_SEED, spec=RoomSpec(
+        dump=1, soft=0, share=0, ring=0, friends=0, household=0, tight_passive=0, heads_up=1))  # fmt: skip
+    truth, facts = room_play(plan, hands=3_000, tables=3, seed=SHORT_SEED)
+    groups = {g["scheme"]: tuple(g["players"]) for g in truth.groups}
+    return groups, {(s.a, s.b): s for s in score_pairs(aggregate(facts))}
+
+
+def test_honest_short_handed_play_is_not_taken_for_chip_dumping(short_handed_room):
+    groups, scores = short_handed_room
+    honest = [s for pair, s in scores.items() if pair != groups["chip_dumping"]]
+    assert scores[groups["heads_up"]].hands >= 500  # they met mostly heads-up
+    assert max(s.z[Case.Kind.CHIP_DUMPING] for s in honest) < CASE_Z
+    # ...while the dumping pair of the same room is still found, above every honest pair.
+    dumping = scores[groups["chip_dumping"]]
+    assert dumping.z[Case.Kind.CHIP_DUMPING] >= CASE_Z
+    assert dumping.score > max(s.score for s in honest)
+
+
+def test_two_strong_hands_folded_in_a_handful_of_spots_do_not_make_a_winning_flow_dumping():
+    # Heads-up only: 600 hands, 1 bb a hand from 1 to 2 (a weak player losing steadily),
+    # and 1 once folded strong hands to 2's raises: 2 of 5 such spots, none elsewhere.
+    hands, flow = 600, 1.0
+    one = PairFacts(hands=hands, ev_net=flow * hands, ev_clip=flow * hands,
+                    ev_clip_sq=10.0 * hands, short=hands, short_ev_clip=flow * hands,
+                    short_ev_clip_sq=10.0 * hands, give_opp=5, give_cnt=2)  # fmt: skip
+    two = PairFacts(hands=hands, ev_net=-flow * hands, ev_clip=-flow * hands,
+                    ev_clip_sq=10.0 * hands, short=hands, short_ev_clip=-flow * hands,
+                    short_ev_clip_sq=10.0 * hands, give_opp=200)  # fmt: skip
+    [pair] = score_pairs({(1, 2): one, (2, 1): two})
+    assert pair.features[Case.Kind.CHIP_DUMPING]["short_handed_flow_t"]["value"] > CASE_Z
+    assert pair.z[Case.Kind.CHIP_DUMPING] < CASE_Z
+    # ...while a player who folds them at every turn gives chips away.
+    one.give_opp, one.give_cnt = 20, 10
+    [pair] = score_pairs({(1, 2): one, (2, 1): two})
+    assert pair.z[Case.Kind.CHIP_DUMPING] >= CASE_Z

@@ -40,3 +40,17 @@ def test_fraud_eval_plays_a_room_and_prints_the_figures_of_each_scheme(tmp_path)
     call_command("fraud_eval", truth=str(truth), checkpoints=1, json=str(again),
                  stdout=StringIO(), stderr=StringIO())  # fmt: skip
     assert json.loads(again.read_text())["pairs_scored"] == data["pairs_scored"]
+
+
+def test_fraud_eval_reports_the_false_alarm_rate_over_many_pure_engine_rooms(tmp_path):
+    out = StringIO()
+    figures = tmp_path / "alarms.json"
+    call_command("fraud_eval", false_alarms=2, seed=5, players=6, tables=3, hands=300,
+                 rings="dump:1,soft:0,share:0,ring:0,friends:0,household:0,tight_passive:0,heads_up:1",
+                 json=str(figures), stdout=out, stderr=StringIO())  # fmt: skip
+    data = json.loads(figures.read_text())
+    assert data["rooms"] == 2 and data["hands"] == 600 and data["tables"] == 3
+    assert data["honest_pairs"] > 0 and data["colluding_found"]["chip_dumping"]["pairs"] >= 1
+    assert data["false_alarm_rate"] == data["false_alarms"] / data["honest_pairs"]
+    assert "false alarms among" in out.getvalue() and "chip_dumping" in out.getvalue()
+    assert not Hand.objects.exists()  # played on the pure engine: nothing written

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from fraud.detect import PairScore
-from fraud.evaluation import Group, average_precision, evaluate, found_by
+from fraud.evaluation import (
+    Group,
+    alarms_summary,
+    average_precision,
+    evaluate,
+    found_by,
+    pair_alarms,
+)
 from fraud.services import Suspicion
 
 TRUTH = {
@@ -56,3 +63,23 @@ def test_evaluate_counts_recall_precision_and_the_hard_negatives_in_the_top():
     assert report.per_scheme["soft_play"]["pr_auc"] == pytest.approx(1 / 2)  # 2nd of the 3 kept
     assert report.per_scheme["ring"]["recall_in_top_3"] == 1.0
     assert report.hard_negatives_in_top == {"friends": 1}
+
+
+def test_false_alarms_count_honest_pairs_at_a_case_and_colluding_pairs_found():
+    truth = {**TRUTH, "players": [{"user_id": i, "style": "tight"} for i in range(1, 11)],
+             "hands": 500}  # fmt: skip
+    scores = [pair(1, 2, 9), pair(3, 4, 2), pair(8, 9, 6), pair(1, 10, 3), pair(5, 6, 5.5)]
+    room = pair_alarms(truth=truth, scores=scores, case_z=5.0)
+    assert room["honest_pairs"] == 2 and room["max_honest_z"] == 6  # friends are honest
+    assert [a["pair"] for a in room["false_alarms"]] == [[8, 9]]
+    assert room["colluding"]["soft_play"] == {"pairs": 1, "found": 0, "z": [2]}
+    summary = alarms_summary([room, {**room, "false_alarms": []}])
+    assert summary["false_alarm_rate"] == pytest.approx(1 / 4)
+    assert summary["rooms_with_a_false_alarm"] == 1
+    assert summary["colluding_found"]["chip_dumping"] == {
+        "pairs": 2,
+        "found": 2,
+        "z": [9, 9],
+        "recall": 1.0,
+    }
+    assert summary["false_alarms_by_kind"] == {"chip_dumping": 1}

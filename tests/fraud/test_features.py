@@ -117,3 +117,36 @@ def test_strength_is_known_from_ones_own_cards():
     nuts, air = percentiles([parse_cards("AhKh"), parse_cards("3c4d")],
                             parse_cards("QhJhTh2s"), seed=1)  # fmt: skip
     assert nuts >= STRONG > air
+
+
+def test_folding_a_strong_hand_to_a_raise_after_the_flop_counts_as_a_surrender():
+    # Heads-up: the big blind (0) flops a set of kings, bets, and folds it to the raise.
+    events = scripted(["KcKh", "7c2d"], "Ks8d3h4c9s",
+                      [("call", None), ("check", None), ("bet", 2 * BB), ("raise", 6 * BB),
+                       ("fold", None)])  # fmt: skip
+    f = pairs(events, ids=(11, 12))
+    assert (f[(11, 12)].give_opp, f[(11, 12)].give_cnt) == (1, 1)
+    assert f[(12, 11)].give_opp == 0  # 7-2 facing the bet is no strong hand
+    evidence = [e for e in facts(events, ids=(11, 12)).evidence if e.kind == "chip_dumping"]
+    assert any("folded KcKh" in e.reason and e.player == 11 for e in evidence)
+
+
+def test_calling_with_a_strong_hand_is_an_opportunity_without_a_surrender():
+    events = scripted(["KcKh", "7c2d"], "Ks8d3h4c9s",
+                      [("call", None), ("check", None), ("bet", 2 * BB), ("raise", 6 * BB),
+                       ("call", None)])  # fmt: skip
+    f = pairs(events, ids=(11, 12))
+    assert (f[(11, 12)].give_opp, f[(11, 12)].give_cnt) == (1, 0)
+
+
+def test_hands_dealt_to_three_or_fewer_count_their_flow_as_short_handed():
+    heads_up = pairs(scripted(["AsAh", "7c2d"], "7h7d2s9c3h",
+                              [("raise", 100 * BB), ("call", None)]), ids=(11, 12))  # fmt: skip
+    for pair in heads_up.values():
+        assert pair.short == 1
+        assert pair.short_ev_clip == pair.ev_clip and pair.short_ev_clip_sq == pair.ev_clip_sq
+    four = pairs(scripted(["AsAh", "7c2d", "8h3s", "9d4c"], "7h7d2s9c3h",
+                          [("raise", 100 * BB), ("fold", None), ("fold", None), ("call", None)]),
+                 ids=(11, 12, 13, 14))  # fmt: skip
+    assert any(p.ev_clip for p in four.values())
+    assert all(p.short == 0 and p.short_ev_clip == 0.0 for p in four.values())

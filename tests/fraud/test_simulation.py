@@ -16,7 +16,15 @@ from django.core.management import call_command
 from django.db import connection
 
 from fraud.simulation import RoomSpec, RoomTruth, bots, room_simulate
-from fraud.simulation.room import COLLUSION, room_plan, schedule, seating, table_count
+from fraud.simulation.pure import room_play
+from fraud.simulation.room import (
+    COLLUSION,
+    HEADS_UP_STYLES,
+    room_plan,
+    schedule,
+    seating,
+    table_count,
+)
 from handhistory.models import Event, Hand
 from poker.engine.betting import legal_actions
 from poker.engine.events import event_from_dict
@@ -27,7 +35,7 @@ from tests.poker.engine.engine_helpers import config, script, started
 SPEC = RoomSpec(dump=1, soft=1, share=1, ring=1, friends=1, household=1, tight_passive=1)
 PLAYERS, HANDS = 16, 240
 #: A seed whose room has honest aggressive players (checked in the test that uses them).
-SEED = 2
+SEED = 6
 ACTIONS = ("PlayerFolded", "PlayerChecked", "PlayerCalled", "BetPlaced", "RaisedTo")
 
 
@@ -223,6 +231,41 @@ def test_colluding_groups_and_friends_share_a_table_most_sessions() -> None:
     for tables in lineups:
         seated = [p for t in tables for p in t]
         assert len(seated) == len(set(seated)) and all(2 <= len(t) <= 6 for t in tables if t)
+
+
+def test_heads_up_pairs_play_a_table_of_their_own_most_sessions() -> None:
+    plan = room_plan(players=12, seed=3, spec=RoomSpec(dump=1, soft=0, share=0, ring=0, friends=0,
+                                                       household=0, tight_passive=0, heads_up=2))  # fmt: skip
+    pairs = [g.members for g in plan.groups if g.scheme == "heads_up"]
+    styles = {p.index: p.style for p in plan.players}
+    assert [tuple(styles[m] for m in pair) for pair in pairs] == list(HEADS_UP_STYLES[:2])
+    rng = random.Random(1)
+    lineups = [seating(plan, 4, rng) for _ in range(200)]
+    for pair in pairs:
+        alone = sum(tuple(sorted(pair)) in tables for tables in lineups)
+        assert alone >= 0.7 * 200, pair
+    for tables in lineups:
+        seated = [p for t in tables for p in t]
+        assert len(seated) == len(set(seated)) and all(2 <= len(t) <= 6 for t in tables if t)
+
+
+def test_pure_room_plays_the_plan_on_the_engine_alike_for_one_seed() -> None:
+    spec = RoomSpec(dump=1, soft=0, share=0, ring=0, friends=0, household=0, tight_passive=0,
+                    heads_up=1)  # fmt: skip
+    plan = room_plan(players=6, seed=4, spec=spec)
+    truth, facts = room_play(plan, hands=150, tables=2, seed=4)
+    again = room_play(plan, hands=150, tables=2, seed=4)[1]
+    assert truth.hands == len(facts) == 150 and truth.tables == 2
+    assert [f.players for f in facts] == [f.players for f in again]
+    assert [f.pairs for f in facts] == [f.pairs for f in again]
+    ids = {p["user_id"] for p in truth.players}
+    assert all(2 <= len(f.players) <= 6 and set(f.players) <= ids for f in facts)
+
+
+def test_a_short_stacker_sits_with_a_short_stack_and_the_others_with_100_big_blinds() -> None:
+    assert bots.STYLES["short_stack"].buy_in_bb == 25
+    assert {s.buy_in_bb for name, s in bots.STYLES.items() if name != "short_stack"} == {100}
+    assert {"station", "maniac", "nit", "short_stack"} <= set(bots.HONEST_STYLES)
 
 
 def test_ring_spec_parses_and_refuses_unknown_schemes() -> None:

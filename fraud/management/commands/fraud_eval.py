@@ -9,6 +9,12 @@ when each colluding group is first found; prints per scheme recall, precision of
 20 cases, PR-AUC and the hands shared at first detection, the hard negatives in the top
 20, and the speed of the counting and the scoring. ``--truth FILE`` scores a room played
 before (its hands already in this database) instead of playing one.
+
+``--false-alarms N``: the per-pair false-alarm rate instead, over N rooms (seeds
+``--seed``, ``--seed`` + 1, ...) played on the pure engine (``fraud.simulation.pure``: no
+database, nothing written), each of ``--players`` at ``--tables`` tables for ``--hands``
+hands: how many honest pairs (hard negatives included) reach a case, by kind, and how
+many colluding pairs do. Few tables for the players make a short-handed room.
 """
 
 from __future__ import annotations
@@ -24,12 +30,27 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from tqdm import tqdm
 
-from fraud.detect import pair_scores, suspicions
-from fraud.evaluation import COLLUDING, TOP, evaluate, found_by, groups_of
+from fraud.detect import CASE_Z, pair_scores, score_pairs, suspicions
+from fraud.evaluation import (
+    COLLUDING,
+    TOP,
+    alarms_summary,
+    evaluate,
+    found_by,
+    groups_of,
+    pair_alarms,
+)
+from fraud.features import aggregate
 from fraud.ingest import chunk_ingest
 from fraud.models import IngestedHand, PairEvidence, PairStat
 from fraud.services import cases_sync
+from fraud.simulation import RoomSpec
+from fraud.simulation.pure import room_play
+from fraud.simulation.room import room_plan, table_count
 from handhistory.models import Hand
+
+#: The --false-alarms rooms' groups: honest pairs of every kind beside a few colluders.
+SURVEY_SPEC = "dump:1,soft:1,share:0,ring:0,friends:1,household:0,tight_passive:1,heads_up:2"
 
 
 class Command(BaseCommand):
@@ -45,8 +66,20 @@ class Command(BaseCommand):
         parser.add_argument("--checkpoints", type=int, default=10)
         parser.add_argument("--chunk", type=int, default=2_000, help="hands per chunk")
         parser.add_argument("--json", default=None, help="also write the figures here")
+        parser.add_argument(
+            "--false-alarms",
+            type=int,
+            default=0,
+            metavar="ROOMS",
+            help="the false-alarm rate over this many pure-engine rooms",
+        )
+        parser.add_argument("--tables", type=int, default=None,
+                            help="--false-alarms rooms' tables (default: 5.5 players a table)")  # fmt: skip
 
     def handle(self, *args: Any, **o: Any) -> None:
+        if o["false_alarms"]:
+            self._false_alarms(o)
+            return
         truth = self._truth(o)
         ids = list(
             Hand.objects.filter(ended_at__isnull=False).order_by("pk").values_list("pk", flat=True)
@@ -94,6 +127,40 @@ class Command(BaseCommand):
         if o["json"]:
             Path(o["json"]).parent.mkdir(parents=True, exist_ok=True)
             Path(o["json"]).write_text(json.dumps(figures, indent=2))
+
+    def _false_alarms(self, o: dict[str, Any]) -> None:
+        try:
+            spec = RoomSpec.parse(o["rings"] or SURVEY_SPEC)
+            plans = [room_plan(players=o["players"], seed=(o["seed"] or 0) + r, spec=spec)
+                     for r in range(o["false_alarms"])]  # fmt: skip
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        tables = o["tables"] or table_count(o["players"])
+        rooms = []
+        for plan in tqdm(plans, unit="room", file=self.stderr._out):  # type: ignore[attr-defined]
+            truth, facts = room_play(plan, hands=o["hands"], tables=tables, seed=plan.seed)
+            scores = score_pairs(aggregate(facts))
+            rooms.append(pair_alarms(truth=truth.to_json(), scores=scores, case_z=CASE_Z))
+        summary = {**alarms_summary(rooms), "players": o["players"], "tables": tables,
+                   "spec": o["rings"] or SURVEY_SPEC, "case_z": CASE_Z}  # fmt: skip
+        self.stdout.write(
+            f"{summary['rooms']} rooms of {o['players']} players at {tables} tables, "
+            f"{summary['hands']} hands: {summary['false_alarms']} false alarms among "
+            f"{summary['honest_pairs']} honest pairs (per-pair rate "
+            f"{summary['false_alarm_rate']:.4f}; by kind {summary['false_alarms_by_kind']}; "
+            f"rooms with one {summary['rooms_with_a_false_alarm']}; highest honest z "
+            f"{summary['max_honest_z']})"
+        )
+        for scheme, seen in summary["colluding_found"].items():
+            self.stdout.write(
+                f"  {scheme:<13} colluding pairs {seen['pairs']}  at a case {seen['found']}  "
+                f"recall {seen['recall']:.2f}  z {sorted(seen['z'])}"
+            )
+        for alarm in summary["alarms"]:
+            self.stdout.write(f"  false alarm: {alarm}")
+        if o["json"]:
+            Path(o["json"]).parent.mkdir(parents=True, exist_ok=True)
+            Path(o["json"]).write_text(json.dumps(summary, indent=2))
 
     def _truth(self, o: dict[str, Any]) -> dict[str, Any]:
         if o["truth"]:

@@ -29,7 +29,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, required=True)
         parser.add_argument(
             "--rings", default="", help="groups per scheme, e.g. dump:2,soft:3,share:3,ring:1 "
-            "(also friends, household, tight_passive); unnamed ones keep the defaults",
+            "(also friends, household, tight_passive, heads_up); unnamed ones keep the defaults",
         )  # fmt: skip
         parser.add_argument("--workers", type=int, default=1, help="worker processes")
         parser.add_argument("--truth", type=Path, help="default: var/fraud/room-<seed>.json")
