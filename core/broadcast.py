@@ -89,11 +89,16 @@ _SENDER = _Sender()
 
 
 def _in_server_thread() -> bool:
-    """Whether asgiref's ``sync_to_async`` runs this thread for a live event loop."""
+    """Whether asgiref's ``sync_to_async`` runs this thread for a live event loop. asgiref
+    never clears its thread-local once the call returns, so a thread that once ran such a
+    call (a test calling ``async_to_sync`` from its main thread) still names that loop,
+    closed: only a loop still running counts."""
     local = SyncToAsync.threadlocal
+    loop = getattr(local, "main_event_loop", None)
     return (
         getattr(local, "main_event_loop_pid", None) == os.getpid()
-        and getattr(local, "main_event_loop", None) is not None
+        and loop is not None
+        and loop.is_running()
     )
 
 

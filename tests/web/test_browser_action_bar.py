@@ -130,7 +130,7 @@ def test_the_action_bar_fits_360_and_390_px_phones_with_every_set_of_buttons(
                 )
             if name == "all-in-call":
                 expect(page.get_by_test_id("action-call")).to_have_text(
-                    f"Call {legal['call_amount']} (all-in)"
+                    f"Call {legal['call_amount']:,} (all-in)"
                 )
             if name == "check-bet":
                 # The label follows the amount as it is typed, before the field loses focus.
@@ -139,12 +139,12 @@ def test_the_action_bar_fits_360_and_390_px_phones_with_every_set_of_buttons(
                 field.press("Control+a")
                 field.press_sequentially(str(legal["min_to"] + 150))
                 expect(page.get_by_test_id("action-bet")).to_have_text(
-                    f"Bet {legal['min_to'] + 150}"
+                    f"Bet {legal['min_to'] + 150:,}"
                 )
                 assert page.evaluate("document.activeElement.dataset.testid") == "amount-input"
             if name == "fold-call-raise":
                 expect(page.get_by_test_id("action-call")).to_have_text(
-                    f"Call {legal['call_amount']}"
+                    f"Call {legal['call_amount']:,}"
                 )
 
 
@@ -273,8 +273,8 @@ def test_an_all_in_run_out_shows_main_and_side_pots_and_deals_a_street_at_a_time
         assert sorted(pots) == [0, 1], pots
 
         board = page.get_by_test_id("board")
-        expect(page.get_by_test_id("pot-0")).to_have_text(f"Main {pots[0]}")
-        expect(page.get_by_test_id("pot-1")).to_have_text(f"Side 1 {pots[1]}")
+        expect(page.get_by_test_id("pot-0")).to_have_text(f"Main {pots[0]:,}")
+        expect(page.get_by_test_id("pot-1")).to_have_text(f"Side 1 {pots[1]:,}")
         expect(board).to_have_attribute("data-cards", re.compile(r"^(..){3}$"))
         page.screenshot(path=str(ARTIFACTS / "runout-flop-390.png"), full_page=True)
         # Nothing says who won before the river: not the felt, not the log.

@@ -80,7 +80,7 @@ def test_my_hands_lists_my_hands_newest_first_with_position_cards_and_signed_res
         assert f'data-testid="hand-cards-{hand}" data-cards="{me_row["cards"]}"' in html
         assert f'data-testid="hand-position-{hand}">{me_row["position"]}<' in html
         net = me_row["net"]
-        sign = f"+{net}" if net > 0 else str(net)
+        sign = f"+{net:,}" if net > 0 else f"{net:,}"  # play chips, thousands separated
         cls = "net-won" if net > 0 else "net-lost" if net < 0 else "net-even"
         assert re.search(
             rf'class="num net {cls}" data-testid="hand-net-{hand}">{re.escape(sign)}<', html
