@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from backoffice.admin_login import ThrottledAdminAuthenticationForm
-from backoffice.models import StaffAction
 from core.admin import ReadOnlyAdmin
+from staff.models import StaffAction
 
 # The admin's login counts failures and refuses past the allowance like the site's others.
 admin.site.login_form = ThrottledAdminAuthenticationForm

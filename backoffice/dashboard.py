@@ -14,8 +14,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from backoffice.roles import REPORTS_PERMISSION, staff_has
 from backoffice.selectors import dashboard_figures
+from staff.roles import REPORTS_PERMISSION, staff_has
 
 #: How often the page asks for fresh figures, in milliseconds.
 REFRESH_MS = 10_000

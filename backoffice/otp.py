@@ -34,9 +34,9 @@ from django_otp.models import Device
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from backoffice.services import staff_log_record
 from core.authentication import second_factor_required
 from core.errors import Forbidden, InvalidRequest
+from staff.log import staff_log_record
 
 #: The name of the device a staff member enrols from the setup page.
 DEVICE_NAME = "staff authenticator"

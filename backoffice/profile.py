@@ -9,12 +9,12 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count, Q, QuerySet, Sum
 
-from backoffice.models import StaffAction
 from core.errors import NotFound
 from fraud.models import Case
 from handhistory.models import Event, PlayerHandResult
 from ledger.models import Account, AccountKind
 from poker.models import Table
+from staff.models import StaffAction
 from wallet.kyc import kyc_status_of
 from wallet.models import KycStatusChange, Restriction
 from wallet.selectors import account_deposit_limits

@@ -16,10 +16,10 @@ from backoffice import reports
 from backoffice.hands import staff_hand_view
 from backoffice.profile import player_profile, player_search
 from backoffice.reports import RAKE_BY, Period
-from backoffice.roles import HAND_FULL_PERMISSION, REPORTS_PERMISSION, staff_page
 from core.errors import DomainError, NotFound
 from poker.models import Variant
 from poker.web.views import refused
+from staff.roles import HAND_FULL_PERMISSION, REPORTS_PERMISSION, staff_page
 from wallet.amounts import money_format
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from backoffice.roles import ROLES
+from staff.roles import ROLES
 
 #: The demo staff member of each role is named after it, with this suffix.
 SUFFIX = "-staff"

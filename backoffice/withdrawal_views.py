@@ -13,9 +13,9 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 
-from backoffice.roles import staff_has, staff_page
 from backoffice.withdrawals import REVIEW_DAYS, withdrawal_review, withdrawals_waiting
 from core.errors import DomainError, Forbidden, NotFound
+from staff.roles import staff_has, staff_page
 from wallet.models import Withdrawal
 from wallet.services import withdrawal_approve, withdrawal_reject
 

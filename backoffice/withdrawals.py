@@ -10,10 +10,10 @@ from typing import Any
 from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 
-from backoffice.models import StaffAction
 from backoffice.profile import player_balances, player_cases, player_results
 from core.errors import NotFound
 from fraud.models import Case
+from staff.models import StaffAction
 from wallet.kyc import kyc_status_of
 from wallet.models import Deposit, Withdrawal
 from wallet.services import withdrawal_needs_two_approvals

@@ -7,6 +7,10 @@ from celery import Celery, signals
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("pokerroom")
+# The default app of every thread: ``celery.current_app`` is this one wherever it is read
+# (a thread that did not create it would otherwise get an empty default app), so the
+# layers below reach it without importing this module.
+app.set_default()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
@@ -23,9 +27,3 @@ def _log_like_django(**kwargs: object) -> None:
     from core.logging import configure
 
     configure(settings.LOGGING)
-
-
-def import_tasks() -> None:
-    """Registers every app's tasks with :data:`app` now (autodiscovery is lazy: a worker
-    does it at start, but a process that only serves never would)."""
-    app.loader.import_default_modules()

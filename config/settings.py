@@ -56,6 +56,8 @@ CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS", [])
 INSTALLED_APPS = [
     # First: its admin templates (the link to the live dashboard) override the admin's own.
     "backoffice",
+    # Before auth: its post_migrate receiver gives each role the permissions just created.
+    "staff",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -101,6 +103,10 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+# The model of the tables hands are dealt at, named here (the roof) so the hand store below
+# the game names no model above it, as ``AUTH_USER_MODEL`` does for users. Hands read its
+# ``name``, ``max_seats`` and ``currency``.
+HANDHISTORY_TABLE_MODEL = "poker.Table"
 ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [

@@ -9,6 +9,8 @@ from django.http import HttpRequest
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_protect
 
+from core.models import IdempotencyRecord
+
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Rows staff may look at but never add, change or delete here (records of what
@@ -38,3 +40,8 @@ class DurableServiceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         extra_context: dict[str, Any] | None = None,
     ) -> Any:
         return self._changeform_view(request, object_id, form_url, extra_context)  # type: ignore[attr-defined]
+
+
+@admin.register(IdempotencyRecord)
+class IdempotencyRecordAdmin(ReadOnlyAdmin):
+    list_display = ("user", "endpoint", "key", "status_code", "created_at")

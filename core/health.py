@@ -9,11 +9,13 @@ import uuid
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
+from celery import current_app
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
 
+import core
 from core.throttling import login_throttle_health
 
 #: The cache key where the shot-clock sweeper records when it last ran (a wall-clock
@@ -64,9 +66,7 @@ def _check_channel_layer() -> str:
 def _check_broker() -> str:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return "eager"
-    from config.celery import app
-
-    with app.connection_for_write() as conn:
+    with current_app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=2)
         return str(conn.transport.driver_type)
 
@@ -78,11 +78,9 @@ def _check_periodic() -> str:
     process that just started (whose clock may not have swept yet, or whose cache holds
     an old sweep from before a restart) gets ``PERIODIC_MAX_AGE_S`` of grace.
     """
-    from config import STARTED_AT
-
     last = caches["default"].get(LAST_SWEEP_KEY)
     now = time.time()
-    age = now - max(float(last or 0.0), STARTED_AT)
+    age = now - max(float(last or 0.0), core.STARTED_AT)
     limit = settings.PERIODIC_MAX_AGE_S
     if age > limit:
         since = f"{now - float(last):.1f} s" if last else "ever (since start)"

@@ -6,7 +6,7 @@ response).
 the WebSocket frames' ``key``, the table commands called in-process): a string with a
 character that is not whitespace, taken as sent, at most as long as the column of the
 store that keeps it. Two stores, two sizes, each stated here once and used by its column:
-``REST_KEY_LENGTH`` (255, ``wallet.IdempotencyRecord.key``) and ``TABLE_KEY_LENGTH``
+``REST_KEY_LENGTH`` (255, ``core.IdempotencyRecord.key``) and ``TABLE_KEY_LENGTH``
 (128, ``poker.TableCommand.key``). A longer key would not fit where it is kept; a limit
 below the column would refuse keys stored before. Missing or blank is
 ``idempotency_key_required``; not a string or too long is ``invalid_idempotency_key``
@@ -36,8 +36,7 @@ the record and both run. Views make their writes idempotent by deriving the id o
 they create from the key (``idempotency_uuid``), so the second run finds the first's
 work (the ledger's transfer ids are idempotent) and answers the same.
 
-The records live in ``wallet.IdempotencyRecord`` (the first app that needed them; core
-has no models of its own yet).
+The records live in ``core.IdempotencyRecord``.
 """
 
 from __future__ import annotations
@@ -62,7 +61,8 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 #: The longest key each store keeps: the size of its ``key`` column.
 REST_KEY_LENGTH = 255
 TABLE_KEY_LENGTH = 128
-RECORD_MODEL = "wallet.IdempotencyRecord"
+#: Named, not imported: ``core.models`` imports this module for the key length.
+RECORD_MODEL = "core.IdempotencyRecord"
 
 
 class IdempotencyKeyRequired(InvalidRequest):

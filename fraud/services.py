@@ -24,10 +24,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from backoffice.roles import staff_require
-from backoffice.services import staff_log_record
 from core.errors import Conflict, InvalidRequest, NotFound
 from fraud.models import Case, CaseLogEntry
+from staff.log import staff_log_record
+from staff.roles import staff_require
 from wallet.models import Restriction
 from wallet.restrictions import restriction_impose
 from wallet.services import correction_create, derived_id

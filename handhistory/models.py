@@ -60,7 +60,9 @@ class Hand(models.Model):
     columns, constraint and index (``handhistory`` migration ``0007_hand``).
     """
 
-    table = models.ForeignKey("poker.Table", on_delete=models.PROTECT, related_name="hands")
+    table = models.ForeignKey(
+        settings.HANDHISTORY_TABLE_MODEL, on_delete=models.PROTECT, related_name="hands"
+    )
     number = models.PositiveIntegerField()
     #: Engine player index -> seat number and player id, fixed at the start of the hand.
     seat_numbers = models.JSONField()
@@ -96,7 +98,7 @@ class HandSummary(models.Model):
     # Indexed by (table, -ended_at), as the result's hand and player are by their
     # constraint and index: a second index would only cost writes.
     table = models.ForeignKey(
-        "poker.Table", on_delete=models.PROTECT, related_name="+", db_index=False
+        settings.HANDHISTORY_TABLE_MODEL, on_delete=models.PROTECT, related_name="+", db_index=False
     )
     number = models.PositiveIntegerField()
     variant = models.CharField(max_length=2)
@@ -129,7 +131,9 @@ class PlayerHandResult(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_results",
         db_index=False,
     )  # fmt: skip
-    table = models.ForeignKey("poker.Table", on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(
+        settings.HANDHISTORY_TABLE_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
     seat = models.PositiveSmallIntegerField()
     starting_stack = models.BigIntegerField()
     final_stack = models.BigIntegerField()

@@ -1,5 +1,6 @@
-"""Hand-history export jobs: create, run (streaming, in chunks), cancel, expire; the
-operator's export to a file; the record of a staff member's single-hand export.
+"""Hand-history export jobs: create (and enqueue), cancel; the operator's export to a file;
+the record of a staff member's single-hand export. A queued job runs in
+``handhistory.export_jobs`` (called by ``handhistory.tasks``).
 
 Every export leaves an :class:`~handhistory.models.ExportJob` row, so "who exported what,
 when, with which cards" has one answer. A job streams its hands' stored texts through
@@ -11,31 +12,26 @@ cancellation checked once per chunk, in the same single UPDATE.
 from __future__ import annotations
 
 import contextlib
-import io
 import logging
 import os
-import tempfile
 from collections.abc import Callable
-from datetime import timedelta
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.files import File
-from django.core.files.storage import storages
 from django.db import transaction
 from django.utils import timezone
 
-from backoffice.roles import HAND_FULL_PERMISSION, staff_has
-from backoffice.services import staff_log_record
-from core.errors import Conflict, DomainError, Forbidden, InvalidRequest, NotFound, TooManyRequests
-from handhistory.exports import Format, write_texts
+from core.errors import Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests
+from handhistory.export_jobs import job_fail, job_stream, player_id_of, ttl
+from handhistory.exports import Format
 from handhistory.exports.filters import RESULTS, ExportFilters
-from handhistory.exports.records import STAFF, Viewer
-from handhistory.exports.stored import iter_texts
 from handhistory.models import ExportJob, Hand
 from handhistory.selectors import export_format, export_hands, hand_export
+from handhistory.tasks import export_run
+from staff.log import staff_log_record
+from staff.roles import HAND_FULL_PERMISSION, staff_has
 
 logger = logging.getLogger(__name__)
 
@@ -65,14 +61,6 @@ def _full_view_open(*, user: Any, hands: Any) -> None:
     FULL_VIEW_GATE[0](user=user, hands=hands)
 
 
-class _Cancelled(Exception):
-    """The job was cancelled while it ran: stop at this chunk."""
-
-
-def _ttl() -> timedelta:
-    return timedelta(hours=settings.EXPORT_TTL_HOURS)
-
-
 def _validated(*, requester: Any, fmt: str, filters: ExportFilters) -> tuple[Format, int | None]:
     """The format and the filter's player id, or the typed refusal. Reads only.
 
@@ -100,7 +88,7 @@ def _validated(*, requester: Any, fmt: str, filters: ExportFilters) -> tuple[For
             raise Forbidden(
                 "Only staff may export another player's hands.", code="permission_denied"
             )
-        player_id = _player_id(filters.player)
+        player_id = player_id_of(filters.player)
     if filters.tables:
         # The tables hands are dealt at, reached through the hand's key (the table rows
         # are poker's, a layer above).
@@ -129,13 +117,6 @@ def _validated(*, requester: Any, fmt: str, filters: ExportFilters) -> tuple[For
                     hand=hand_id,
                 )
     return export, player_id
-
-
-def _player_id(username: str) -> int:
-    found = get_user_model().objects.filter(username=username).values_list("pk", flat=True)
-    if not found:
-        raise NotFound(f"No player {username!r}.", code="player_not_found", player=username)
-    return int(found[0])
 
 
 def export_job_create(
@@ -194,7 +175,7 @@ def export_job_create(
             format=fmt,
             full=full,
             filters=filters.as_json(),
-            expires_at=timezone.now() + _ttl(),
+            expires_at=timezone.now() + ttl(),
             idempotency_key=idempotency_key,
             request_hash=request_hash,
         )
@@ -203,115 +184,15 @@ def export_job_create(
                 actor=requester,
                 action="hand.export_full",
                 target=f"export:{job.pk}",
-                subject_id=_player_id(filters.player) if filters.player is not None else None,
+                subject_id=player_id_of(filters.player) if filters.player is not None else None,
                 data={"format": fmt, "filters": job.filters},
             )
-        transaction.on_commit(lambda: _enqueue(job.pk))
+        transaction.on_commit(
+            lambda: export_run.apply_async((job.pk,), queue=settings.EXPORT_QUEUE)
+        )
     # Under eager Celery (``make run``) the job has already run: answer what it is now.
     job.refresh_from_db()
     return job, True
-
-
-def _enqueue(job_id: int) -> None:
-    from handhistory.tasks import export_run
-
-    export_run.apply_async((job_id,), queue=settings.EXPORT_QUEUE)
-
-
-def export_job_run(*, job_id: int) -> None:
-    """Runs a queued job: streams its hands into a temporary file, stores it, and marks the
-    job succeeded; or failed with a human reason (logged at ERROR with the job id); or
-    stops at the next chunk once cancelled. A job that is no longer queued or running
-    (cancelled before it started, already finished) is left alone; a running one is run
-    again from the start (its message is redelivered when a worker was lost mid-way)."""
-    claimed = ExportJob.objects.filter(pk=job_id, status__in=ExportJob.ACTIVE).update(
-        status=Status.RUNNING, hands_done=0
-    )
-    if not claimed:
-        return
-    job = ExportJob.objects.get(pk=job_id)
-    storage = storages["exports"]
-    try:
-        with tempfile.TemporaryFile() as raw:
-            text = io.TextIOWrapper(raw, encoding="utf-8", newline="")
-            count = _stream(job, text)
-            text.flush()
-            text.detach()  # the temporary file stays open for the storage to read
-            size = raw.tell()
-            raw.seek(0)
-            extension = export_format(job.format).extension
-            name = storage.save(f"{job.pk}/hands-{job.pk}.{extension}", File(raw))
-    except _Cancelled:
-        return
-    except Exception as exc:
-        _fail(job, exc)
-        return
-    now = timezone.now()
-    finished = ExportJob.objects.filter(pk=job.pk, status=Status.RUNNING).update(
-        status=Status.SUCCEEDED,
-        hands_done=count,
-        hands_total=max(count, job.hands_total or 0),
-        file_name=name,
-        size=size,
-        finished_at=now,
-        expires_at=now + _ttl(),
-    )
-    if not finished:  # cancelled after the last chunk: the file has no job to serve it
-        storage.delete(name)
-
-
-def _stream(job: ExportJob, out: TextIO, *, tick: Callable[[int, int], None] | None = None) -> int:
-    """Writes the job's hands into ``out``; saves the total first, then the progress once
-    per chunk (raising :class:`_Cancelled` if the job is no longer running)."""
-    filters = ExportFilters.from_json(job.filters)
-    player_id = _player_id(filters.player) if filters.player else None
-    hands = export_hands(
-        filters=filters, requester_id=job.requester_id, full=job.full, player_id=player_id
-    )
-    total = hands.count()
-    job.hands_total = total
-    _checkpoint(job.pk, hands_total=total, hands_done=0)
-    chunk = settings.EXPORT_CHUNK_SIZE
-
-    def progress(done: int) -> None:
-        if tick is not None:
-            tick(done, total)
-        if done % chunk == 0:
-            _checkpoint(job.pk, hands_done=done)
-
-    viewer = STAFF if job.full else Viewer(user_id=job.requester_id)
-    fmt = export_format(job.format)
-    texts = iter_texts(hands, fmt, viewer, chunk_size=chunk)
-    return write_texts(fmt, texts, out, progress=progress)
-
-
-def _checkpoint(job_id: int, **fields: int) -> None:
-    # One UPDATE both saves the progress and sees a cancellation: it matches no row once
-    # the job has left "running" (it waits for a concurrent cancel to commit first).
-    if not ExportJob.objects.filter(pk=job_id, status=Status.RUNNING).update(**fields):
-        raise _Cancelled
-
-
-def _reason(job: ExportJob, exc: BaseException) -> str:
-    """What the requester is told: no traceback, no path, no secret."""
-    if isinstance(exc, DomainError):
-        return exc.message
-    if isinstance(exc, OSError):
-        return (
-            "The export file could not be written or stored (storage unavailable or full); "
-            "try again later."
-        )
-    return f"The export stopped on an unexpected error (logged with job {job.pk}); try again later."
-
-
-def _fail(job: ExportJob, exc: BaseException) -> None:
-    reason = _reason(job, exc)
-    logger.error(
-        "export job %s failed: %s", job.pk, reason, exc_info=exc, extra={"export_job": job.pk}
-    )
-    ExportJob.objects.filter(pk=job.pk, status=Status.RUNNING).update(
-        status=Status.FAILED, error=reason, finished_at=timezone.now()
-    )
 
 
 def export_job_cancel(*, job_id: int, requester_id: int) -> ExportJob:
@@ -333,25 +214,6 @@ def export_job_cancel(*, job_id: int, requester_id: int) -> ExportJob:
         found.finished_at = timezone.now()
         found.save(update_fields=["status", "finished_at"])
     return found
-
-
-def export_jobs_expire() -> int:
-    """Deletes the files of the jobs whose expiry has passed and marks them expired;
-    returns how many. A file the storage cannot delete is logged and tried again at the
-    next sweep."""
-    storage = storages["exports"]
-    expired = 0
-    due = ExportJob.objects.filter(expires_at__lte=timezone.now()).exclude(file_name="")
-    for job_id, name in due.values_list("pk", "file_name").iterator():
-        try:
-            storage.delete(name)
-        except OSError:
-            logger.exception("export job %s: could not delete its expired file", job_id)
-            continue
-        expired += ExportJob.objects.filter(pk=job_id, file_name=name).update(
-            status=Status.EXPIRED, file_name=""
-        )
-    return expired
 
 
 def export_file_write(
@@ -379,13 +241,13 @@ def export_file_write(
     partial = out.with_name(f".{out.name}.{job.pk}.part")
     try:
         with partial.open("w", encoding="utf-8", newline="") as text:
-            count = _stream(job, text, tick=tick)
+            count = job_stream(job, text, tick=tick)
         os.replace(partial, out)
     except BaseException as exc:
         with contextlib.suppress(OSError):  # e.g. never created: its directory is missing
             partial.unlink()
         if isinstance(exc, Exception):
-            _fail(job, exc)
+            job_fail(job, exc)
         else:  # interrupted (Ctrl-C): the operator stopped it
             ExportJob.objects.filter(pk=job.pk).update(
                 status=Status.CANCELLED, finished_at=timezone.now()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from handhistory.derived import derive_backlog as backlog
-from handhistory.services import export_job_run, export_jobs_expire
+from handhistory.export_jobs import export_job_run, export_jobs_expire
 
 
 @shared_task(name="handhistory.export_run", ignore_result=True)  # type: ignore[untyped-decorator]

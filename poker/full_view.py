@@ -42,15 +42,15 @@ from django.db.models import F, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from backoffice.roles import (
+from core.errors import Conflict, Forbidden
+from handhistory.models import Hand
+from poker.models import FullView, Seat, Table
+from staff.roles import (
     HAND_FULL_PERMISSION,
     TABLE_WATCH_PERMISSION,
     staff_has,
     staff_require,
 )
-from core.errors import Conflict, Forbidden
-from handhistory.models import Hand
-from poker.models import FullView, Seat, Table
 
 #: ``check(user_id, table_ids) -> {table_id: how the user is involved there}`` for the
 #: tables among ``table_ids`` where the user may not see every card ("holds seat 3").

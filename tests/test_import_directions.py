@@ -1,32 +1,31 @@
 """The layers import one way (docs/architecture.md, "Layers and import directions"): the
-pure engine at the bottom, then core <- ledger <- wallet <- handhistory <- poker, and fraud
-reading handhistory. Every module's imports (lazy ones in functions included) are read
-with ``ast``; an import of a higher layer fails unless ALLOWED names it with its reason.
+pure engine at the bottom, then core <- staff <- ledger <- wallet <- handhistory <- poker
+<- fraud <- audit <- backoffice <- config. Every module of every package is read with
+``ast``: its imports (lazy ones in functions included) and the models it names by string
+(``"app.Model"`` in a relation or ``apps.get_model``). Nothing may reach a higher layer;
+there are no exceptions.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Layer of each top-level package; ``poker.engine`` is its own bottom layer.
-LAYERS = {
-    "engine": 0,
-    "core": 1,
-    "ledger": 2,
-    "wallet": 3,
-    "handhistory": 4,
-    "poker": 5,
-    "fraud": 6,
-}
+#: Layer of each top-level package, bottom first; ``poker.engine`` is its own bottom layer.
+ORDER = (
+    "engine", "core", "staff", "ledger", "wallet", "handhistory", "poker", "fraud", "audit",
+    "backoffice", "config",
+)  # fmt: skip
+LAYERS = {name: rank for rank, name in enumerate(ORDER)}
+PACKAGES = ORDER[1:]
 
-#: Upward imports that remain, each documented in docs/architecture.md: none. Nothing may be
-#: added here without its line in the docs.
-ALLOWED: set[tuple[str, str]] = set()
+#: ``"app.Model"`` as Django names a model by string (a capital: ``"audit.run"`` is a task).
+MODEL_NAME = re.compile(r"^([a-z_]+)\.([A-Z][A-Za-z0-9]*)$")
 
 
 def layer_of(module: str) -> str | None:
@@ -36,25 +35,55 @@ def layer_of(module: str) -> str | None:
     return top if top in LAYERS else None
 
 
-def imports() -> list[tuple[str, str, str]]:
-    """(importing module, imported module, file:line) for every project module."""
+def modules() -> list[tuple[str, Path]]:
+    """(dotted module, path) of every project module outside migrations."""
     found = []
-    for package in ("core", "ledger", "wallet", "handhistory", "poker", "fraud"):
+    for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             if "migrations" in path.parts:
                 continue
             module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            module = module.removesuffix(".__init__")
-            for node in ast.walk(ast.parse(path.read_text(), str(path))):
-                if isinstance(node, ast.Import):
-                    names = [alias.name for alias in node.names]
-                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                    names = [node.module]
-                else:
-                    continue
-                where = f"{path.relative_to(ROOT)}:{node.lineno}"
-                found.extend((module, name, where) for name in names)
+            found.append((module.removesuffix(".__init__"), path))
     return found
+
+
+def imports() -> list[tuple[str, str, str]]:
+    """(importing module, imported module, file:line) for every project module."""
+    found = []
+    for module, path in modules():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            where = f"{path.relative_to(ROOT)}:{node.lineno}"
+            found.extend((module, name, where) for name in names)
+    return found
+
+
+def models_named(source: str) -> list[tuple[str, int]]:
+    """(app label, line) of each model ``source`` names by string: a ``"app.Model"``
+    literal, or ``get_model("app", ...)``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if (match := MODEL_NAME.match(node.value)) and match[1] in LAYERS:
+                found.append((match[1], node.lineno))
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", None)) == "get_model"
+            and len(node.args) >= 2
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            found.append((str(node.args[0].value), node.lineno))
+    return found
+
+
+def test_every_package_of_the_project_has_its_layer():
+    packages = {p.parent.name for p in ROOT.glob("*/__init__.py")} - {"tests", "benchmarks"}
+    assert packages == set(PACKAGES)
 
 
 def test_no_layer_imports_a_higher_one():
@@ -64,14 +93,35 @@ def test_no_layer_imports_a_higher_one():
         if (mine := layer_of(module)) is not None
         and (theirs := layer_of(name)) is not None
         and LAYERS[theirs] > LAYERS[mine]
-        and (module, name) not in ALLOWED
     ]
     assert upward == []
 
 
-def test_every_allowed_upward_import_still_exists():
-    # An exception that is no longer needed is removed, so the list only shrinks.
-    assert {(module, name) for module, name, _ in imports()} >= ALLOWED
+def test_no_layer_names_a_model_of_a_higher_one():
+    upward = [
+        f"{path.relative_to(ROOT)}:{line}: {module} names a model of {app}"
+        for module, path in modules()
+        for app, line in models_named(path.read_text())
+        if app in LAYERS and LAYERS[app] > LAYERS[layer_of(module) or "config"]
+    ]
+    assert upward == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'x = models.ForeignKey("poker.Table", on_delete=models.PROTECT)',
+        'RECORD = "wallet.IdempotencyRecord"',
+        'apps.get_model("poker", "Table")',
+        'django_apps.get_model("poker", "table")',
+    ],
+)
+def test_every_form_of_naming_a_model_is_found(source):
+    assert [app for app, _ in models_named(source)] == ["poker" if "poker" in source else "wallet"]
+
+
+def test_a_dotted_module_path_or_task_name_is_not_a_model_name():
+    assert models_named('x = "poker.tasks"\ny = "config.asgi.application"\nz = "audit.run"') == []
 
 
 def test_the_engine_imports_nothing_of_the_project_nor_of_django():

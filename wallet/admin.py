@@ -14,11 +14,11 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from backoffice.roles import staff_has
 from core.admin import DurableServiceAdmin
 from core.admin import ReadOnlyAdmin as ReadOnly
 from core.errors import DomainError
 from ledger.models import Account
+from staff.roles import staff_has
 from wallet import services
 from wallet.admin_columns import money_column
 from wallet.amounts import PLAY_MONEY, money_format
@@ -29,7 +29,6 @@ from wallet.models import (
     Deposit,
     DepositLimit,
     DepositLimitChange,
-    IdempotencyRecord,
     KycStatus,
     KycStatusChange,
     PlayMoneyReload,
@@ -113,11 +112,6 @@ class AdjustmentAdmin(DurableServiceAdmin):
 @admin.register(WebhookEvent)
 class WebhookEventAdmin(ReadOnly):
     list_display = ("gateway", "event_id", "event_type", "received_at")
-
-
-@admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(ReadOnly):
-    list_display = ("user", "endpoint", "key", "status_code", "created_at")
 
 
 @admin.register(Correction)

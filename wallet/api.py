@@ -17,11 +17,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.roles import staff_has, staff_permission
 from core.errors import InvalidRequest, NotFound
 from core.idempotency import REST_KEY_LENGTH, idempotency_uuid, idempotent
 from core.openapi import error_response, non_blank_header
 from ledger.models import Transfer
+from staff.roles import staff_has, staff_permission
 from wallet import selectors, services
 from wallet import serializers as s
 from wallet.models import Deposit, Withdrawal

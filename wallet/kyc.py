@@ -14,9 +14,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from backoffice.roles import staff_require
-from backoffice.services import staff_log_record
 from core.errors import InvalidRequest, NotFound
+from staff.log import staff_log_record
+from staff.roles import staff_require
 from wallet.errors import KycNotAllowed, KycRequired
 from wallet.models import KycStatus, KycStatusChange
 

@@ -8,7 +8,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from core.idempotency import REST_KEY_LENGTH
 from wallet.amounts import PLAY_MONEY, money_format
 
 
@@ -181,28 +180,6 @@ class Correction(models.Model):
             f"correction {money_format(self.amount, self.currency)} "
             f"{self.from_account_id}->{self.to_account_id}"
         )
-
-
-class IdempotencyRecord(models.Model):
-    """A stored API response per (user, endpoint, Idempotency-Key); see core.idempotency."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    endpoint = models.CharField(max_length=255)
-    key = models.CharField(max_length=REST_KEY_LENGTH)
-    request_hash = models.CharField(max_length=64)
-    status_code = models.PositiveSmallIntegerField()
-    response_body = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["user", "endpoint", "key"], name="wallet_idempotency_once"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.endpoint} {self.key}"
 
 
 class Restriction(models.Model):

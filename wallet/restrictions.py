@@ -22,9 +22,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from backoffice.roles import staff_require
-from backoffice.services import staff_log_record
 from core.errors import InvalidRequest, NotFound
+from staff.log import staff_log_record
+from staff.roles import staff_require
 from wallet.errors import AccountRestricted, RestrictionMinimumTerm, RestrictionNotActive
 from wallet.models import Restriction
 

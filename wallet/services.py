@@ -33,8 +33,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
-from backoffice.roles import staff_require
-from backoffice.services import staff_log_record
 from core import ids
 from core.errors import InvalidRequest, NotFound
 from core.ids import derived_uuid
@@ -49,6 +47,8 @@ from ledger.posting import (
     check_amount,
 )
 from ledger.services import ledger_account_open, ledger_post_transfers_in_transaction
+from staff.log import staff_log_record
+from staff.roles import staff_require
 from wallet.amounts import PLAY_MONEY
 from wallet.errors import (
     CurrencyNotAllowed,

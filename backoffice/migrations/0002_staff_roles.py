@@ -7,7 +7,7 @@ none exist yet here, so they are created first for every app (Django's own funct
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-from backoffice.roles import ROLES, roles_sync
+from staff.roles import ROLES, roles_sync
 
 
 def roles_create(apps, schema_editor):

@@ -15,7 +15,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.roles import staff_has
 from core.errors import NotFound
 from core.idempotency import idempotent
 from core.openapi import error_response
@@ -23,6 +22,7 @@ from core.serializers import StrictSerializer
 from fraud import selectors, services
 from fraud.api import serializers as s
 from fraud.models import Case
+from staff.roles import staff_has
 
 
 class IsFraudReviewer(BasePermission):

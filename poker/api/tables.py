@@ -9,13 +9,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice.roles import staff_permission
 from core.openapi import error_response
 from poker import selectors
 from poker.api import examples
 from poker.api import serializers as s
 from poker.api.common import E400, E403, E404, IDEMPOTENCY_KEY, idempotency_key, user_id, valid
 from poker.commands import seating
+from staff.roles import staff_permission
 
 
 class TableListView(APIView):

@@ -18,13 +18,13 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from backoffice.roles import staff_require
-from backoffice.services import staff_log_record
 from handhistory.store import Actor
 from poker.commands.runner import Ctx, TableError, run_command, table_event
 from poker.dealer import cash_out, dealing, maybe_start_hand, progress
 from poker.models import Seat, Table
 from poker.table_events import TableClosed, TablePaused, TableResumed
+from staff.log import staff_log_record
+from staff.roles import staff_require
 
 
 def staff_actor(user_id: int | None) -> Actor:

@@ -1,5 +1,5 @@
 """The live staff view's permission (``poker.watch_every_card``) to the ``risk`` and
-``admin`` groups where they exist (``backoffice.roles`` names it for ``risk`` too, so a
+``admin`` groups where they exist (``staff.roles`` names it for ``risk`` too, so a
 database whose groups are created later gets it from the roles migration).
 
 Permissions are created by ``post_migrate``, after every migration: the poker app's are

@@ -14,7 +14,7 @@ from django_otp.oath import totp
 from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from backoffice.models import StaffAction
+from staff.models import StaffAction
 
 pytestmark = pytest.mark.django_db
 

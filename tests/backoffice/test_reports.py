@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from backoffice.models import StaffAction
 from backoffice.reports import Period, payments_report, rake_report
 from handhistory.models import Hand, HandSummary, PlayerHandResult
 from ledger.models import Transfer
 from poker.commands.seating import table_sit
+from staff.models import StaffAction
 from tests.support.poker import actor_for, fund, key, play_random_hands
 from tests.support.wallet import post
 from wallet.amounts import money_format

@@ -15,7 +15,6 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from backoffice.models import StaffAction
 from core.errors import Forbidden
 from fraud.services import case_assign, case_confirm, case_dismiss, case_note, case_review
 from handhistory.models import Hand
@@ -23,6 +22,7 @@ from ledger.audit import ledger_audit
 from ledger.models import Account, Transfer
 from poker.commands.seating import table_sit
 from poker.commands.staff import staff_actor, table_close, table_pause, table_resume
+from staff.models import StaffAction
 from tests.support.poker import actor_for, fund, key, play_random_hands
 from tests.support.wallet import post
 from wallet.models import Restriction, Withdrawal
@@ -48,7 +48,7 @@ def test_the_roles_grant_least_privilege() -> None:
         _perms(r) for r in ("support", "finance", "risk", "admin")
     )
     assert {"wallet.view_withdrawal", "ledger.view_transfer", "handhistory.view_hand", "auth.view_user",
-            "backoffice.view_staffaction"} <= support  # fmt: skip
+            "staff.view_staffaction"} <= support  # fmt: skip
     assert all(p.split(".")[1].startswith("view_") for p in support)
     assert not any(p.startswith("fraud.") for p in support)
     assert finance - support == {"wallet.approve_withdrawal", "wallet.add_adjustment",

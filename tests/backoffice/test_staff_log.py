@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
 
-from backoffice.models import StaffAction
-from backoffice.services import staff_log_record
+from staff.log import staff_log_record
+from staff.models import StaffAction
 
 pytestmark = pytest.mark.django_db
 

@@ -13,10 +13,10 @@ from django.db.models import Sum
 from django.test import Client
 from django.utils import timezone
 
-from backoffice.models import StaffAction
 from handhistory.models import PlayerHandResult
 from ledger.models import Account, Transfer
 from poker.commands.seating import table_sit
+from staff.models import StaffAction
 from tests.support.poker import actor_for, fund, key, play_random_hands
 from tests.support.wallet import post
 from wallet.amounts import money_format

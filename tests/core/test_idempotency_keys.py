@@ -16,9 +16,9 @@ from core.idempotency import (
     InvalidIdempotencyKey,
     check_key,
 )
+from core.models import IdempotencyRecord
 from poker.models import TableCommand
 from poker.ws_protocol import ProtocolError, parse_frame
-from wallet.models import IdempotencyRecord
 
 
 def test_each_limit_is_the_size_of_the_column_that_keeps_the_keys():

@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from core.models import IdempotencyRecord
 from handhistory.models import Event
 from ledger.models import Transfer
 from poker.commands.seating import table_create
 from poker.models import Seat, TableCommand
 from tests.support.poker import fund
 from tests.support.tables_api import post, sit
-from wallet.models import Deposit, IdempotencyRecord, Withdrawal
+from wallet.models import Deposit, Withdrawal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
-import config
+import core
 from core.health import LAST_SWEEP_KEY, health_report
 from core.logging import JsonFormatter, QuietPeriodicFilter, RedactFilter, RequestIdFilter
 from poker.tasks import sweep_timeouts
@@ -103,21 +103,21 @@ def no_sweep(db, monkeypatch):
 
 
 def test_healthz_gives_a_fresh_process_time_for_its_first_sweep(no_sweep, monkeypatch):
-    monkeypatch.setattr(config, "STARTED_AT", time.time())
+    monkeypatch.setattr(core, "STARTED_AT", time.time())
     healthy, report = health_report()
     assert healthy, report
     assert report["periodic"]["backend"] == "starting (no sweep yet)"
 
 
 def test_healthz_is_503_when_no_sweep_ran_since_the_grace_period(no_sweep, monkeypatch):
-    monkeypatch.setattr(config, "STARTED_AT", time.time() - settings.PERIODIC_MAX_AGE_S - 1)
+    monkeypatch.setattr(core, "STARTED_AT", time.time() - settings.PERIODIC_MAX_AGE_S - 1)
     healthy, report = health_report()
     assert not healthy
     assert "no shot-clock sweep" in report["periodic"]["error"]
 
 
 def test_healthz_is_503_when_the_last_sweep_is_too_old(no_sweep, monkeypatch):
-    monkeypatch.setattr(config, "STARTED_AT", time.time() - 3600)
+    monkeypatch.setattr(core, "STARTED_AT", time.time() - 3600)
     cache.set(LAST_SWEEP_KEY, time.time() - settings.PERIODIC_MAX_AGE_S - 5, timeout=None)
     assert not health_report()[0]
     sweep_timeouts()  # the clock runs again: the sweep's heartbeat

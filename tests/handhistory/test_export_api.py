@@ -64,9 +64,9 @@ def test_bad_export_requests_are_typed_errors_that_change_nothing(folded_hand, a
 def test_a_staff_view_of_a_hand_with_every_card_is_recorded_like_the_staff_hand_page(
     folded_hand, make_user
 ):
-    from backoffice.models import StaffAction
     from core.errors import Forbidden, NotFound
     from handhistory.services import hand_view_full_record
+    from staff.models import StaffAction
 
     hand_id = folded_hand["hand"]
     with pytest.raises(Forbidden):

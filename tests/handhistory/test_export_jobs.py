@@ -15,11 +15,12 @@ from django.db import connection
 from django.utils import timezone
 
 from core.errors import InvalidRequest
+from handhistory.export_jobs import export_job_run
 from handhistory.exports import FORMATS, Format
 from handhistory.exports.filters import ExportFilters
 from handhistory.exports.records import STAFF, Viewer, hand_records
 from handhistory.models import ExportJob, Hand, PlayerHandResult
-from handhistory.services import export_job_cancel, export_job_create, export_job_run
+from handhistory.services import export_job_cancel, export_job_create
 from handhistory.tasks import expire_exports
 from poker.commands.seating import table_sit
 from poker.engine.cards import format_card

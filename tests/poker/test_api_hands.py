@@ -88,7 +88,7 @@ def test_full_view_is_for_staff_only(heads_up, auth_client, make_user):
 def test_a_staff_view_with_every_card_is_written_on_the_staff_log_and_a_players_view_is_not(
     heads_up, auth_client, make_user
 ):
-    from backoffice.models import StaffAction
+    from staff.models import StaffAction
 
     a, b, t = heads_up
     hand_id = fold_hand([a, b], t.pk)

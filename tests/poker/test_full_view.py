@@ -10,10 +10,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from backoffice.models import StaffAction
 from handhistory.models import Event, ExportJob, Hand
 from ledger.models import Transfer
 from poker.models import FullView, Seat, TableCommand
+from staff.models import StaffAction
 from tests.support.poker import fund
 from tests.support.tables_api import fold_hand, post, sit, state, tables_url
 

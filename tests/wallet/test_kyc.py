@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from backoffice.models import StaffAction
 from core.errors import DomainError
 from ledger.models import Transfer
+from staff.models import StaffAction
 from tests.support.wallet import balances, post
 from wallet.errors import KycNotAllowed
 from wallet.kyc import kyc_status_of, kyc_status_set, kyc_submit

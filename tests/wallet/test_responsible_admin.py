@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from backoffice.models import StaffAction
+from staff.models import StaffAction
 from wallet.models import DepositLimit, Restriction
 from wallet.responsible import deposit_limit_set, self_exclusion_start
 

@@ -9,7 +9,6 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from backoffice.models import StaffAction
 from core.errors import Forbidden, InvalidRequest
 from ledger.audit import ledger_audit
 from ledger.models import Account, AccountKind, Transfer
@@ -23,6 +22,7 @@ from poker.commands.seating import (
     table_top_up,
 )
 from poker.models import Seat
+from staff.models import StaffAction
 from tests.support.poker import actor_for, fund, key
 from tests.support.wallet import balances, post
 from wallet.errors import AccountRestricted, RestrictionInForce, RestrictionMinimumTerm

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from core.models import IdempotencyRecord
 from ledger.audit import ledger_audit
 from ledger.models import Transfer
 from tests.support.wallet import balances, new_key, post
-from wallet.models import IdempotencyRecord, Withdrawal
+from wallet.models import Withdrawal
 
 DEPOSITS = "/api/v1/wallet/deposits/"
 WITHDRAWALS = "/api/v1/wallet/withdrawals/"

@@ -8,10 +8,10 @@ import uuid
 
 import pytest
 
-from backoffice.models import StaffAction
 from core.errors import Forbidden, InvalidRequest, NotFound
 from ledger.audit import ledger_audit
 from ledger.models import Account, Transfer
+from staff.models import StaffAction
 from tests.support.wallet import balances, post
 from wallet.errors import SecondApproverRequired, WithdrawalNotPending
 from wallet.models import Withdrawal

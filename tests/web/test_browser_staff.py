@@ -11,7 +11,7 @@ import uuid
 import pytest
 from django_otp.oath import totp
 
-from backoffice.models import StaffAction
+from staff.models import StaffAction
 from tests.support.browser import (
     ARTIFACTS,
     DESKTOP,
@@ -92,7 +92,7 @@ def test_staff_sign_in_with_two_factors_approve_a_withdrawal_and_read_the_staff_
         page.screenshot(path=str(ARTIFACTS / "staff-withdrawal-approved.png"), full_page=True)
         _collect(page, violations)
 
-        page.goto(f"{base}/admin/backoffice/staffaction/")
+        page.goto(f"{base}/admin/staff/staffaction/")
         row = page.locator("#result_list tbody tr").first
         expect(row).to_contain_text("withdrawal.approve")
         expect(row).to_contain_text(f"withdrawal:{withdrawal.pk}")

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import uvicorn
+from celery import current_app
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
@@ -42,10 +43,8 @@ def _beat_call(entry: dict[str, Any]) -> None:
     would send it; a failure is logged, never raised (the next interval tries again)."""
     from django.db import close_old_connections
 
-    from config.celery import app
-
     try:
-        app.tasks[str(entry["task"])](*entry.get("args", ()), **entry.get("kwargs", {}))
+        current_app.tasks[str(entry["task"])](*entry.get("args", ()), **entry.get("kwargs", {}))
     except Exception:
         logger.exception("embedded beat task failed", extra={"task": entry["task"]})
     finally:
@@ -55,13 +54,11 @@ def _beat_call(entry: dict[str, Any]) -> None:
 def _embedded_beat() -> None:
     """Calls each CELERY_BEAT_SCHEDULE entry on its interval, forever (daemon thread).
 
-    The tasks are looked up in the project's app once its task modules are imported:
-    ``celery.current_app`` is per thread (this one would get an empty default app), and
-    nothing else in a serving process imports ``poker.tasks`` or ``audit.tasks``.
+    The tasks are looked up in the project's app (every thread's default) once its task
+    modules are imported: autodiscovery is lazy (a worker does it at start, but a process
+    that only serves never would), and nothing else here imports ``poker.tasks``...
     """
-    from config.celery import import_tasks
-
-    import_tasks()
+    current_app.loader.import_default_modules()
 
     entries = settings.CELERY_BEAT_SCHEDULE
     schedule = {name: float(entry["schedule"]) for name, entry in entries.items()}  # type: ignore[arg-type]
@@ -83,14 +80,20 @@ def _embedded_beat() -> None:
         time.sleep(0.25)
 
 
+def _asgi_path() -> str:
+    """``settings.ASGI_APPLICATION`` (``package.module.name``) as uvicorn names an app."""
+    module, _, name = settings.ASGI_APPLICATION.rpartition(".")
+    return f"{module}:{name}"
+
+
 def _serve(host: str, port: int, *, workers: int, fd: int | None) -> None:
     """uvicorn on ``host:port``, or on the inherited listening socket ``fd``."""
     options: dict[str, Any] = {"access_log": False, "ws_max_size": 65536, "log_config": None}
     if fd is None:
-        uvicorn.run("config.asgi:application", host=host, port=port, workers=workers, **options)
+        uvicorn.run(_asgi_path(), host=host, port=port, workers=workers, **options)
         return
     sock = socket.socket(fileno=fd)  # family and type read from the socket itself
-    config = uvicorn.Config("config.asgi:application", host=host, port=port, **options)
+    config = uvicorn.Config(_asgi_path(), host=host, port=port, **options)
     uvicorn.Server(config).run(sockets=[sock])
 
 

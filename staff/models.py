@@ -1,4 +1,4 @@
-"""The back office's own records: the append-only log of what staff changed."""
+"""The staff log's rows: the append-only record of what staff changed."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from django.db.models import Q
 class StaffAction(models.Model):
     """One change made by a staff member (who, what, to what, when and why).
 
-    Rows are written by ``backoffice.services.staff_log_record`` inside the transaction of
+    Rows are written by ``staff.log.staff_log_record`` inside the transaction of
     the change itself, so a change and its log line commit together or not at all. The
-    database refuses UPDATE and DELETE on this table (migration 0001).
+    database refuses UPDATE and DELETE on this table (``backoffice`` migration 0001, which created it; the
+    model moved here with its table, ``staff`` migration 0001).
     """
 
     at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -29,6 +30,7 @@ class StaffAction(models.Model):
     data = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        db_table = "backoffice_staffaction"
         ordering = ["-at", "-id"]
         constraints = [
             models.CheckConstraint(condition=~Q(action=""), name="backoffice_staffaction_action"),

@@ -30,7 +30,7 @@ from rest_framework.permissions import BasePermission
 from core.errors import Forbidden
 
 #: ``view_*`` of these apps (and of ``auth.user``): what support reads.
-SUPPORT_VIEW_APPS = ("ledger", "wallet", "poker", "handhistory", "backoffice")
+SUPPORT_VIEW_APPS = ("core", "ledger", "wallet", "poker", "handhistory", "staff")
 
 #: Extra permissions per role, as ``app_label.codename``, on top of support's.
 FINANCE_PERMISSIONS = (
@@ -54,7 +54,7 @@ RISK_PERMISSIONS = (
 ROLES = ("support", "finance", "risk", "admin")
 
 #: What each read of the back office needs (the staff pages and reports).
-REPORTS_PERMISSION = "backoffice.view_staffaction"
+REPORTS_PERMISSION = "staff.view_staffaction"
 HAND_FULL_PERMISSION = "handhistory.view_hand"
 #: The live every-card view of a running table (risk, admin): ``poker.full_view``.
 TABLE_WATCH_PERMISSION = "poker.watch_every_card"

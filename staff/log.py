@@ -1,4 +1,4 @@
-"""Back-office services: the staff log."""
+"""The staff log: one line per change a staff member makes, written with the change."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from backoffice.models import StaffAction
+from staff.models import StaffAction
 
 
 def staff_log_record(
