@@ -142,7 +142,12 @@ if DATABASE_URL:
     # so a connection kept per thread (conn_max_age) is one more idle connection per
     # concurrent request, without bound (a burst of 25 requests left 72 behind).
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A health check is a round trip to PostgreSQL at every checkout from the pool (every
+    # request and every table command): on the WebSocket path it was an eighth of the
+    # server's samples. Off by default: a connection the server dropped (a PostgreSQL
+    # restart) fails the one request that draws it, and the pool discards it; the client's
+    # retry with the same key finds a live one. DB_HEALTH_CHECKS=1 turns the checks on.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = os.environ.get("DB_HEALTH_CHECKS", "0") == "1"
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Django turns psycopg's prepared statements off (threshold None), which also
         # makes the ``prepare=True`` of the ledger's hot path a silent no-op. Django's own

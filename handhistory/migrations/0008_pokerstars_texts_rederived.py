@@ -1,7 +1,7 @@
 """The PokerStars export names shown hands in PokerStars' words ("two pair, Kings and
 Fives") instead of the engine's category ("two_pair"): the stored PokerStars texts of
 earlier hands are deleted so that exports derive them again, in the new words, on the spot
-(docs/architecture.md, "Stored export texts": a change to a formatter needs its rows
+(docs/handhistory.md, "Stored export texts": a change to a formatter needs its rows
 deleted). Nothing else is touched; the other formats' texts stay.
 """
 
