@@ -77,6 +77,25 @@ class IdempotencyKeyReused(Conflict):
     default_code = "idempotency_key_reused"
 
 
+#: What REST answers about a key, for the endpoints' OpenAPI errors: 400 (a bad header; the
+#: REST records' older code for one too long) and 409 (the key seen with another request).
+REST_KEY_TOO_LONG = "idempotency_key_too_long"
+REST_KEY_ERRORS = (IdempotencyKeyRequired.default_code, REST_KEY_TOO_LONG)
+KEY_REUSED = IdempotencyKeyReused.default_code
+
+
+def same_request(same: bool, *, key: str | None = None, **extra: Any) -> None:
+    """The one answer of every replay store (REST records, export jobs, the wallet's
+    derived ids, table commands) when a key it kept comes back: nothing if the request is
+    the one stored, else 409 ``idempotency_key_reused``."""
+    if not same:
+        raise IdempotencyKeyReused(
+            "This idempotency key was already used for a different request.",
+            **({"key": key} if key is not None else {}),
+            **extra,
+        )
+
+
 def check_key(value: object, *, limit: int, code: str | None = None) -> str:
     """``value`` if it is a client key (see the module docstring) that fits a store of
     ``limit`` characters, else ``IdempotencyKeyRequired`` (missing or blank) or
@@ -92,12 +111,13 @@ def check_key(value: object, *, limit: int, code: str | None = None) -> str:
     return value
 
 
-def _key(request: Request) -> str:
-    return check_key(
-        request.headers.get(HEADER, "").strip(),
-        limit=REST_KEY_LENGTH,
-        code="idempotency_key_too_long",
-    )
+def rest_key(request: Request, *, required: bool = True) -> str:
+    """The request's ``Idempotency-Key`` header by the one key rule (surrounding whitespace
+    stripped); ``""`` when it is optional and absent."""
+    key = request.headers.get(HEADER, "").strip()
+    if not key and not required:
+        return ""
+    return check_key(key, limit=REST_KEY_LENGTH, code=REST_KEY_TOO_LONG)
 
 
 def _endpoint(request: Request) -> str:
@@ -106,7 +126,7 @@ def _endpoint(request: Request) -> str:
 
 def idempotency_uuid(request: Request, purpose: str = "") -> uuid.UUID:
     """A stable UUID for (user, endpoint, key[, purpose]): the id of what the request creates."""
-    parts = (request.user.pk, _endpoint(request), _key(request), purpose)
+    parts = (request.user.pk, _endpoint(request), rest_key(request), purpose)
     return derived_uuid(ids.REQUEST, *parts, sep="\n")
 
 
@@ -121,7 +141,7 @@ def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
 
     @functools.wraps(view)
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
-        key = _key(request)
+        key = rest_key(request)
         endpoint = _endpoint(request)
         digest = request_hash(request.data)
         record_model = apps.get_model(RECORD_MODEL)
@@ -142,11 +162,7 @@ def idempotent(view: Callable[..., Response]) -> Callable[..., Response]:
                     ignore_conflicts=True,
                 )
             return response
-        if stored.request_hash != digest:
-            raise IdempotencyKeyReused(
-                f"This {HEADER} was already used with a different request body.",
-                key=key,
-            )
+        same_request(stored.request_hash == digest, key=key)
         replay = Response(stored.response_body, status=stored.status_code)
         replay[REPLAYED_HEADER] = "true"
         return replay

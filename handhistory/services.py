@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import Conflict, Forbidden, InvalidRequest, NotFound, TooManyRequests
+from core.idempotency import same_request
 from handhistory.export_jobs import job_fail, job_stream, player_id_of, ttl
 from handhistory.exports import Format
 from handhistory.exports.filters import RESULTS, ExportFilters
@@ -149,12 +150,7 @@ def export_job_create(
                 requester=requester, idempotency_key=idempotency_key
             ).first()
             if earlier is not None:
-                if earlier.request_hash != request_hash:
-                    raise Conflict(
-                        "This Idempotency-Key was already used with a different request body.",
-                        code="idempotency_key_reused",
-                        key=idempotency_key,
-                    )
+                same_request(earlier.request_hash == request_hash, key=idempotency_key)
                 return earlier, False
         active = ExportJob.objects.filter(requester=requester, status__in=ExportJob.ACTIVE).count()
         if active >= limit:

@@ -18,7 +18,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import InvalidRequest, NotFound
-from core.idempotency import REST_KEY_LENGTH, idempotency_uuid, idempotent
+from core.idempotency import (
+    KEY_REUSED,
+    REST_KEY_ERRORS,
+    REST_KEY_LENGTH,
+    idempotency_uuid,
+    idempotent,
+)
 from core.openapi import error_response, non_blank_header
 from ledger.models import Transfer
 from staff.roles import staff_has, staff_permission
@@ -46,8 +52,8 @@ def _error(description: str, *codes: str) -> OpenApiResponse:
     return error_response(description, *codes, serializer=s.WalletErrorSerializer)
 
 
-E400_IDEMPOTENCY = ("malformed_request", "idempotency_key_required", "idempotency_key_too_long")
-E409_IDEMPOTENCY = _error("The key was used with another body.", "idempotency_key_reused")
+E400_IDEMPOTENCY = ("malformed_request", *REST_KEY_ERRORS)
+E409_IDEMPOTENCY = _error("The key was used with another body.", KEY_REUSED)
 E404_WITHDRAWAL = _error("No such withdrawal.", "withdrawal_not_found")
 
 _UUID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b"
@@ -317,7 +323,7 @@ class WithdrawalApproveView(APIView):
                 "Rejected or cancelled already, or the first approver approving again.",
                 "withdrawal_not_pending",
                 "second_approver_required",
-                "idempotency_key_reused",
+                KEY_REUSED,
             ),
         },
         examples=[
@@ -352,7 +358,7 @@ class WithdrawalRejectView(APIView):
             400: E400_DECISION,
             403: _error("Staff only.", "permission_denied"),
             404: E404_WITHDRAWAL,
-            409: _error("Already decided.", "withdrawal_not_pending", "idempotency_key_reused"),
+            409: _error("Already decided.", "withdrawal_not_pending", KEY_REUSED),
         },
         examples=[
             OpenApiExample("KYC failed", value={"reason": "kyc"}, request_only=True),
@@ -382,7 +388,7 @@ class WithdrawalCancelView(APIView):
             400: _error("Malformed request.", "invalid", *E400_IDEMPOTENCY),
             404: E404_WITHDRAWAL,
             409: _error(
-                "Paid out or rejected already.", "withdrawal_not_pending", "idempotency_key_reused"
+                "Paid out or rejected already.", "withdrawal_not_pending", KEY_REUSED
             ),
         },
         examples=[

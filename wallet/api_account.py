@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import InvalidRequest
-from core.idempotency import idempotency_uuid, idempotent
+from core.idempotency import KEY_REUSED, idempotency_uuid, idempotent
 from core.serializers import StrictSerializer
 from wallet import selectors
 from wallet.api import E400_IDEMPOTENCY, E409_IDEMPOTENCY, IDEMPOTENCY_PARAMETER, _error
@@ -179,7 +179,7 @@ class KycView(APIView):
             409: _error(
                 "Already verified, or the key was used with another body.",
                 "kyc_not_allowed",
-                "idempotency_key_reused",
+                KEY_REUSED,
             ),
         },
         examples=[

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import InvalidRequest
-from core.idempotency import idempotency_uuid, idempotent
+from core.idempotency import KEY_REUSED, idempotency_uuid, idempotent
 from wallet import responsible, selectors
 from wallet import serializers as s
 from wallet.api import E400_IDEMPOTENCY, E409_IDEMPOTENCY, IDEMPOTENCY_PARAMETER, _error
@@ -140,7 +140,7 @@ def _started_responses(field: str) -> dict[int, Any]:
             f"One already runs longer (extend it with a larger {field}, never shorten it), "
             "or the key was used with another body.",
             "restriction_in_force",
-            "idempotency_key_reused",
+            KEY_REUSED,
         ),
     }
 

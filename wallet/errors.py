@@ -63,12 +63,6 @@ class DepositMismatch(DomainError):
     default_code = "deposit_mismatch"
 
 
-class IdempotencyConflict(Conflict):
-    """The same derived id (Idempotency-Key) was used for a different request."""
-
-    default_code = "idempotency_key_reused"
-
-
 class AccountRestricted(DomainError):
     """The account is held (e.g. frozen after a fraud review): the action is refused.
 

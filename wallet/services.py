@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from core import ids
 from core.errors import InvalidRequest, NotFound
+from core.idempotency import same_request
 from core.ids import derived_uuid
 from ledger.errors import InvalidAmount
 from ledger.models import Account, AccountKind
@@ -56,7 +57,6 @@ from wallet.errors import (
     DepositDailyLimit,
     DepositLimitReached,
     DepositMismatch,
-    IdempotencyConflict,
     SecondApproverRequired,
     UnknownCurrency,
     WithdrawalBelowMinimum,
@@ -168,12 +168,8 @@ def signup_grant(user: AbstractBaseUser) -> None:
 
 
 def _same_request(existing: Any, **expected: Any) -> Any:
-    for name, value in expected.items():
-        if getattr(existing, name) != value:
-            raise IdempotencyConflict(
-                "This idempotency key was already used for a different request.",
-                id=str(existing.pk),
-            )
+    same = all(getattr(existing, name) == value for name, value in expected.items())
+    same_request(same, id=str(existing.pk))
     return existing
 
 

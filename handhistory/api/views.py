@@ -16,7 +16,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.idempotency import REPLAYED_HEADER, REST_KEY_LENGTH, check_key, request_hash
+from core.idempotency import (
+    KEY_REUSED,
+    REPLAYED_HEADER,
+    REST_KEY_LENGTH,
+    REST_KEY_TOO_LONG,
+    request_hash,
+    rest_key,
+)
 from core.openapi import error_response
 from handhistory import selectors, services
 from handhistory.api import serializers as s
@@ -97,8 +104,7 @@ def _user_id(request: Request) -> int:
 
 def _idempotency_key(request: Request) -> str:
     """The optional key ("" when none): the one key rule otherwise (core.idempotency)."""
-    key = request.headers.get("Idempotency-Key", "").strip()
-    return check_key(key, limit=REST_KEY_LENGTH, code="idempotency_key_too_long") if key else ""
+    return rest_key(request, required=False)
 
 
 class ExportsView(GenericAPIView):  # type: ignore[type-arg]
@@ -136,7 +142,7 @@ class ExportsView(GenericAPIView):  # type: ignore[type-arg]
                 "invalid_date",
                 "invalid_date_range",
                 "malformed_request",
-                "idempotency_key_too_long",
+                REST_KEY_TOO_LONG,
                 example={
                     "code": "invalid_date_range",
                     "message": "since (2025-02-01T00:00:00+00:00) must be before until "
@@ -168,7 +174,7 @@ class ExportsView(GenericAPIView):  # type: ignore[type-arg]
                 "A hand still being played (or, for staff, ended too recently), or a reused key.",
                 "hand_in_progress",
                 "full_view_delayed",
-                "idempotency_key_reused",
+                KEY_REUSED,
             ),
             429: error_response(
                 "Too many of your exports are queued or running.",

@@ -38,7 +38,7 @@ def test_ledger_admin_lists_balances_and_allows_no_edits(admin_client, player):
     for url in [
         "/admin/wallet/deposit/",
         "/admin/wallet/webhookevent/",
-        "/admin/wallet/idempotencyrecord/",
+        "/admin/core/idempotencyrecord/",
     ]:
         assert admin_client.get(url).status_code == 200
 
