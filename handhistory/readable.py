@@ -16,6 +16,7 @@ from typing import Any
 
 from handhistory.exports.records import HandRecord, Viewer
 from poker.engine.cards import format_card, format_cards
+from poker.engine.config import blind_seats
 from poker.engine.events import (
     UNKNOWN_CARD,
     AntePosted,
@@ -60,14 +61,20 @@ def position_labels(count: int) -> tuple[str, ...]:
     """
     if count <= 1:
         return ("BTN",) * count
-    if count == 2:
-        return ("BB", "BTN")
-    middle = count - 3  # seats after the big blind, before the button
-    late = min(len(_LATE), max(0, middle - 1))
-    early = middle - late
-    names = ["UTG" if k == 0 else f"UTG+{k}" for k in range(early)]
-    names += list(reversed(_LATE[:late]))
-    return ("SB", "BB", *names, "BTN")
+    seats = blind_seats(count)
+    names = [""] * count
+    names[seats.button] = "BTN"
+    names[seats.big] = "BB"
+    if seats.small != seats.button:
+        names[seats.small] = "SB"
+    middle = [k for k, name in enumerate(names) if not name]  # after the big blind
+    late = min(len(_LATE), max(0, len(middle) - 1))
+    early = len(middle) - late
+    between = ["UTG" if k == 0 else f"UTG+{k}" for k in range(early)]
+    between += list(reversed(_LATE[:late]))
+    for k, name in zip(middle, between, strict=True):
+        names[k] = name
+    return tuple(names)
 
 
 def readable_hand(record: HandRecord, viewer: Viewer) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from ledger.models import Account
 from poker import money, table_events
 from poker.commands.runner import Ctx, table_event, who
 from poker.engine.betting import legal_actions
-from poker.engine.config import HandConfig, RakeConfig, forced_by_player
+from poker.engine.config import HandConfig, RakeConfig, blind_seats, forced_by_player
 from poker.engine.deck import FairDeck
 from poker.engine.events import Event as EngineEvent
 from poker.engine.game import act, start_hand
@@ -104,7 +104,7 @@ def _hand_lineup(table: Table, seats: dict[int, Seat]) -> tuple[int, list[Seat]]
         return _lineup_from(table, candidates)
     while (lineup := _lineup_from(table, candidates)) is not None:
         order = [s.number for s in lineup[1]]
-        big_blind_seat = order[0] if len(order) == 2 else order[1]
+        big_blind_seat = order[blind_seats(len(order)).big]
         waiting = [n for n in order if candidates[n].waiting_for_big_blind and n != big_blind_seat]
         if not waiting:
             return lineup
@@ -125,19 +125,19 @@ def _lineup_from(table: Table, candidates: dict[int, Seat]) -> tuple[int, list[S
 
 def _forced_bets(table: Table, n: int) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
     """(blinds_or_straddles, antes, ante_trimming) for the engine. Player 0 sits left of
-    the button, which is last; heads-up the button posts the small blind. The amounts are
-    built per player, then written in PHH's order by the engine's rule (``forced_by_player``,
-    its own inverse), never restated here."""
-    small, big = (0, 1) if n > 2 else (1, 0)
+    the button, which is last. The amounts are built per player at the engine's blind
+    seats (``blind_seats``), then written in PHH's order by the engine's rule
+    (``forced_by_player``, its own inverse), never restated here."""
+    seats = blind_seats(n)
     blinds = [0] * n
-    blinds[small], blinds[big] = table.small_blind, table.big_blind
-    if table.button_blind and n > 2:
-        blinds[n - 1] = table.button_blind
+    blinds[seats.small], blinds[seats.big] = table.small_blind, table.big_blind
+    if table.button_blind and seats.button != seats.small:
+        blinds[seats.button] = table.button_blind
     antes = [table.ante] * n
     trimming = True
     if table.big_blind_ante and table.ante:
         antes = [0] * n
-        antes[big] = table.ante * n
+        antes[seats.big] = table.ante * n
         trimming = False
     return forced_by_player(blinds), forced_by_player(antes), trimming
 

@@ -33,6 +33,7 @@ import orjson
 from handhistory.exports.phh import VENUE
 from handhistory.exports.records import HandRecord, Viewer
 from poker.engine.cards import format_card
+from poker.engine.config import blind_seats
 from poker.engine.events import (
     UNKNOWN_CARD,
     AntePosted,
@@ -79,14 +80,13 @@ def _amount(currency: str) -> Amount:
 
 def _blind_action(player: int, n: int) -> str:
     """The OHH action for a blind posted by engine player ``player`` of ``n``."""
-    if n == 2:  # heads-up the button (last) posts the small blind
-        return "Post SB" if player == 1 else "Post BB"
-    if player == 0:
+    seats = blind_seats(n)
+    if player == seats.small:
         return "Post SB"
-    if player == 1:
+    if player == seats.big:
         return "Post BB"
     # The button's blind (a table's button_blind) is no straddle: it buys nothing.
-    return "Post Extra Blind" if player == n - 1 else "Straddle"
+    return "Post Extra Blind" if player == seats.button else "Straddle"
 
 
 POST_ORDER = {"Post Ante": 0, "Post SB": 1, "Post BB": 2, "Straddle": 3, "Post Extra Blind": 4}

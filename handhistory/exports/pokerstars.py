@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 from handhistory.exports.records import HandRecord, Viewer
 from poker.engine.cards import card_rank, format_card
+from poker.engine.config import blind_seats
 from poker.engine.evaluator import evaluate, evaluate_short_deck
 from poker.engine.events import (
     UNKNOWN_CARD,
@@ -84,9 +85,11 @@ def _cards(cards: Sequence[int]) -> str:
 
 def _positions(n: int) -> dict[int, str]:
     """Engine player index -> summary position label (the button is last)."""
-    if n == 2:
-        return {1: "(button) (small blind)", 0: "(big blind)"}
-    return {n - 1: "(button)", 0: "(small blind)", 1: "(big blind)"}
+    seats = blind_seats(n)
+    labels = {seats.button: "(button)"}
+    for index, name in ((seats.small, "(small blind)"), (seats.big, "(big blind)")):
+        labels[index] = f"{labels[index]} {name}" if index in labels else name
+    return labels
 
 
 #: Rank names as PokerStars writes them (card rank 0 = deuce ... 12 = ace), one and many.
@@ -309,9 +312,10 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
 
 
 def _blind_kind(player: int, n: int) -> str:
-    if n == 2:  # heads-up the button (last) posts the small blind
-        return "small blind" if player == 1 else "big blind"
-    return {0: "small blind", 1: "big blind"}.get(player, "straddle")
+    seats = blind_seats(n)
+    if player == seats.small:
+        return "small blind"
+    return "big blind" if player == seats.big else "straddle"
 
 
 def _outcome(

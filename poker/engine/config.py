@@ -46,6 +46,38 @@ def forced_by_player(forced: Sequence[int]) -> tuple[int, ...]:
     return tuple(forced[::-1]) if len(forced) == 2 else tuple(forced)
 
 
+@dataclass(frozen=True, slots=True)
+class BlindSeats:
+    """The engine indexes (player 0 left of the button, the button last) of the small
+    blind, the big blind and the button."""
+
+    small: int
+    big: int
+    button: int
+
+
+def blind_seats(players: int) -> BlindSeats:
+    """Which engine index posts which blind in a hand of ``players``: the one statement of
+    it, for the tables that build the forced bets and for everything that names them.
+
+    Left of the button posts the small blind and the next player the big; heads-up the
+    button posts the small blind and the other player the big.
+
+    >>> blind_seats(2), blind_seats(6)
+    (BlindSeats(small=1, big=0, button=1), BlindSeats(small=0, big=1, button=5))
+    """
+    if players < 2:
+        raise InvalidConfig(
+            code="invalid_player_count",
+            message=f"a hand needs 2 to 23 players, got {players}",
+            extra={"player_count": players},
+        )
+    button = players - 1
+    if players == 2:
+        return BlindSeats(small=button, big=0, button=button)
+    return BlindSeats(small=0, big=1, button=button)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandConfig:
     """Everything that is fixed before the first card of a hand.
