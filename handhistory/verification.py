@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import astuple
 from typing import Any
 
 from django.db.models import QuerySet
@@ -22,7 +23,7 @@ from ledger.models import AccountKind, Transfer
 from poker.engine.events import event_from_dict
 from poker.engine.transitions import replay
 from wallet.services import house_account
-from wallet.tables import seat_ref, settlement_legs
+from wallet.tables import SettlementLeg, seat_ref, settlement_legs
 
 #: A stream reader: given a stored event's type, version and payload, the reason the code
 #: cannot read it, or None when it can.
@@ -99,13 +100,13 @@ def _seat_accounts(hand: Hand) -> list[int]:
 def verify_settlements() -> tuple[int, list[str]]:
     """(finished hands checked, problems)."""
     problems: list[str] = []
-    ledger_legs: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+    ledger_legs: dict[str, list[SettlementLeg[int]]] = defaultdict(list)
     for ref, debit, credit, amount in (
         Transfer.objects.filter(reference__startswith="hand:")
         .order_by("created_at", "id")
         .values_list("reference", "debit_account_id", "credit_account_id", "amount")
     ):
-        ledger_legs[ref].append((debit, credit, amount))
+        ledger_legs[ref].append(SettlementLeg(debit, credit, amount))
     count = 0
     hands = Hand.objects.filter(ended_at__isnull=False).select_related("table").order_by("pk")
     for hand in hands.iterator(chunk_size=500):
@@ -130,5 +131,6 @@ def verify_settlements() -> tuple[int, list[str]]:
         expected = sorted(settlement_legs(deltas, state.rake, house))
         posted = sorted(ledger_legs.get(f"hand:{hand.pk}", []))
         if expected != posted:
-            problems.append(f"hand {hand.pk}: ledger settlement {posted} != replayed {expected}")
+            shown = [astuple(leg) for leg in posted], [astuple(leg) for leg in expected]
+            problems.append(f"hand {hand.pk}: ledger settlement {shown[0]} != replayed {shown[1]}")
     return count, problems

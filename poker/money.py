@@ -18,8 +18,6 @@ from core import ids
 from core.ids import derived_uuid
 from ledger.models import Account, AccountKind
 from wallet.services import (
-    RakeCharge,
-    SeatPayment,
     hand_settle,
     house_account,
     player_account,
@@ -27,7 +25,7 @@ from wallet.services import (
     seat_buy_in,
     seat_cash_out,
 )
-from wallet.tables import seat_ref, settlement_legs
+from wallet.tables import HOUSE, seat_ref, settlement_legs
 
 
 def transfer_id(*parts: object) -> uuid.UUID:
@@ -74,9 +72,6 @@ def cash_out(*, table_id: int, player_id: int, amount: int, currency: str, key: 
     )
 
 
-_HOUSE = "house"
-
-
 def settle_hand(
     *, hand_id: int, table_id: int, currency: str, results: Sequence[tuple[int, int]], rake: int
 ) -> None:
@@ -84,19 +79,6 @@ def settle_hand(
     caller's transaction; ``results`` are (player id, final - starting stack). Legs are
     named by seat ref: the wallet resolves each account once."""
     refs = [(seat_ref(table_id=table_id, player_id=pid), d) for pid, d in results]
-    legs = settlement_legs(refs, rake, _HOUSE)
+    legs = settlement_legs(refs, rake, HOUSE)
     if legs:
-        hand_settle(
-            hand_ref=f"hand:{hand_id}",
-            currency=currency,
-            payments=[
-                SeatPayment(from_seat_ref=payer, to_seat_ref=receiver, amount=amount)
-                for payer, receiver, amount in legs
-                if receiver != _HOUSE
-            ],
-            rake=[
-                RakeCharge(seat_ref=payer, amount=amount)
-                for payer, receiver, amount in legs
-                if receiver == _HOUSE
-            ],
-        )
+        hand_settle(hand_ref=f"hand:{hand_id}", currency=currency, legs=legs)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -74,6 +73,7 @@ from wallet.models import (
     Withdrawal,
 )
 from wallet.restrictions import restriction_check
+from wallet.tables import HOUSE, SettlementLeg
 
 
 def derived_id(*parts: object) -> uuid.UUID:
@@ -125,7 +125,7 @@ def house_account(*, kind: AccountKind, currency: str) -> Account:
     """The house's rake / play-money issuer / adjustments account (issuers may go negative)."""
     return ledger_account_open(
         kind=kind,
-        owner_ref="house",
+        owner_ref=HOUSE,
         currency=currency,
         must_not_overdraw=kind == AccountKind.HOUSE_RAKE,
     )
@@ -662,50 +662,29 @@ def seat_cash_out(
     )
 
 
-@dataclass(frozen=True, kw_only=True)
-class SeatPayment:
-    """Chips won by ``to_seat_ref`` from ``from_seat_ref`` in a hand."""
-
-    from_seat_ref: str
-    to_seat_ref: str
-    amount: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class RakeCharge:
-    """Rake taken by the house from ``seat_ref``'s contribution."""
-
-    seat_ref: str
-    amount: int
-
-
-def hand_settle(
-    *,
-    hand_ref: str,
-    currency: str,
-    payments: Sequence[SeatPayment],
-    rake: Sequence[RakeCharge] = (),
-) -> Posting:
-    """Settles a hand: all legs (seat -> seat, seat -> house rake) linked, all or none.
+def hand_settle(*, hand_ref: str, currency: str, legs: Sequence[SettlementLeg[str]]) -> Posting:
+    """Settles a hand: all legs (seat -> seat, seat -> ``HOUSE`` the rake; named by seat
+    ref) linked, all or none; the pots' legs are posted first, then the rake's.
 
     Caller's transaction. Transfer ids are derived from ``hand_ref`` and the leg's
     position, so settling the same hand again with the same legs returns the original
     posting (``replayed=True``) and with other legs raises ``TransferConflict``.
     """
     _require_caller_transaction()
-    if not payments and not rake:
+    if not legs:
         raise InvalidRequest("A settlement has at least one leg.", code="empty_settlement")
-    seats = {p.from_seat_ref for p in payments} | {p.to_seat_ref for p in payments}
-    seats |= {r.seat_ref for r in rake}
+    payments = [leg for leg in legs if leg.receiver != HOUSE]
+    rake = [leg for leg in legs if leg.receiver == HOUSE]
+    seats = {leg.payer for leg in legs} | {leg.receiver for leg in payments}
     # One query for the seats' accounts (they exist once a player sat down) and the
     # house's; one missing is opened as ``seat_account`` / ``house_account`` would.
     found = Account.objects.filter(
         Q(kind=AccountKind.SEAT_STAKE, owner_ref__in=seats)
-        | Q(kind=AccountKind.HOUSE_RAKE, owner_ref="house"),
+        | Q(kind=AccountKind.HOUSE_RAKE, owner_ref=HOUSE),
         currency=currency,
     ).values_list("kind", "owner_ref", "pk")
     ids = {(kind, ref): pk for kind, ref, pk in found}
-    house = ids.get((AccountKind.HOUSE_RAKE, "house")) or (
+    house = ids.get((AccountKind.HOUSE_RAKE, HOUSE)) or (
         house_account(kind=AccountKind.HOUSE_RAKE, currency=currency).pk
     )
     seat_ids = {
@@ -713,13 +692,13 @@ def hand_settle(
         or seat_account(seat_ref=ref, currency=currency).pk
         for ref in sorted(seats)
     }
-    legs: list[TransferRequest] = []
+    transfers: list[TransferRequest] = []
     for index, payment in enumerate(payments):
-        legs.append(
+        transfers.append(
             TransferRequest(
                 id=derived_id("hand", hand_ref, "pay", index),
-                debit_account_id=seat_ids[payment.from_seat_ref],
-                credit_account_id=seat_ids[payment.to_seat_ref],
+                debit_account_id=seat_ids[payment.payer],
+                credit_account_id=seat_ids[payment.receiver],
                 amount=payment.amount,
                 currency=currency,
                 code="pot",
@@ -727,10 +706,10 @@ def hand_settle(
             )
         )
     for index, charge in enumerate(rake):
-        legs.append(
+        transfers.append(
             TransferRequest(
                 id=derived_id("hand", hand_ref, "rake", index),
-                debit_account_id=seat_ids[charge.seat_ref],
+                debit_account_id=seat_ids[charge.payer],
                 credit_account_id=house,
                 amount=charge.amount,
                 currency=currency,
@@ -738,7 +717,7 @@ def hand_settle(
                 reference=hand_ref,
             )
         )
-    return ledger_post_transfers_in_transaction(transfers=legs)
+    return ledger_post_transfers_in_transaction(transfers=transfers)
 
 
 # --- staff adjustments -------------------------------------------------------------

@@ -9,9 +9,25 @@ once and import downwards.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
+
+#: The receiver of a settlement leg that is the house's rake (the rake account's owner ref).
+HOUSE = "house"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class SettlementLeg(Generic[K]):
+    """One leg of a hand's settlement, the one shape of it: ``payer``'s stake pays
+    ``amount`` to ``receiver`` (another seat's stake, or the house's rake). A seat is named
+    by any key of its stake: its seat ref when posted (the house then ``HOUSE``), its
+    account id when checked against the ledger (the house then its account's)."""
+
+    payer: K
+    receiver: K
+    amount: int
 
 
 def seat_ref(*, table_id: int, player_id: int) -> str:
@@ -19,8 +35,8 @@ def seat_ref(*, table_id: int, player_id: int) -> str:
     return f"table:{table_id}:user:{player_id}"
 
 
-def settlement_legs(deltas: Sequence[tuple[K, int]], rake: int, house: K) -> list[tuple[K, K, int]]:
-    """Linked legs (payer, receiver, amount) settling a hand.
+def settlement_legs(deltas: Sequence[tuple[K, int]], rake: int, house: K) -> list[SettlementLeg[K]]:
+    """The linked legs settling a hand.
 
     ``deltas`` are (seat key, final - starting stack) and sum to ``-rake``; a key is any
     name of a seat stake (its account id, its seat ref). Losers pay winners and then the
@@ -28,7 +44,7 @@ def settlement_legs(deltas: Sequence[tuple[K, int]], rake: int, house: K) -> lis
     replayable, idempotent, and checkable by ``manage.py verify_event_store``.
 
     >>> settlement_legs([(1, -150), (2, 140), (3, 0)], 10, 99)
-    [(1, 2, 140), (1, 99, 10)]
+    [SettlementLeg(payer=1, receiver=2, amount=140), SettlementLeg(payer=1, receiver=99, amount=10)]
     """
     if sum(d for _, d in deltas) != -rake:
         raise ValueError(f"deltas {deltas} do not balance with rake {rake}")
@@ -36,11 +52,11 @@ def settlement_legs(deltas: Sequence[tuple[K, int]], rake: int, house: K) -> lis
     owed = [-d for _, d in deltas if d < 0]
     receivers = [key for key, d in deltas if d > 0] + ([house] if rake else [])
     due = [d for _, d in deltas if d > 0] + ([rake] if rake else [])
-    legs: list[tuple[K, K, int]] = []
+    legs: list[SettlementLeg[K]] = []
     i = j = 0
     while i < len(payers) and j < len(receivers):
         amount = min(owed[i], due[j])
-        legs.append((payers[i], receivers[j], amount))
+        legs.append(SettlementLeg(payers[i], receivers[j], amount))
         owed[i] -= amount
         due[j] -= amount
         if owed[i] == 0:

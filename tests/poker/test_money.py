@@ -9,19 +9,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wallet.tables import settlement_legs
-
-HOUSE = "house"
+from wallet.tables import HOUSE, SettlementLeg, settlement_legs
 
 
 def test_losers_pay_winners_first_then_the_house_takes_the_rake():
     legs = settlement_legs([("a", -150), ("b", 140), ("c", 0)], 10, HOUSE)
-    assert legs == [("a", "b", 140), ("a", HOUSE, 10)]
+    assert legs == [SettlementLeg("a", "b", 140), SettlementLeg("a", HOUSE, 10)]
 
 
 def test_a_loss_split_between_two_winners_pays_them_in_seat_order():
     legs = settlement_legs([("a", 30), ("b", -100), ("c", 70)], 0, HOUSE)
-    assert legs == [("b", "a", 30), ("b", "c", 70)]
+    assert legs == [SettlementLeg("b", "a", 30), SettlementLeg("b", "c", 70)]
 
 
 def test_a_hand_nobody_won_or_lost_moves_nothing():
@@ -60,10 +58,10 @@ def test_every_seat_nets_exactly_its_result_and_the_house_exactly_the_rake(case)
     deltas, rake = case
     legs = settlement_legs(deltas, rake, HOUSE)
     net: Counter[str] = Counter()
-    for payer, receiver, amount in legs:
-        assert amount > 0 and payer != receiver and payer != HOUSE
-        net[payer] -= amount
-        net[receiver] += amount
+    for leg in legs:
+        assert leg.amount > 0 and leg.payer != leg.receiver and leg.payer != HOUSE
+        net[leg.payer] -= leg.amount
+        net[leg.receiver] += leg.amount
     assert {key: net[key] for key, _ in deltas} == dict(deltas)
     assert net[HOUSE] == rake
     # A pure function of the result: the same hand always settles with the same legs.

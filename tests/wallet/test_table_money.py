@@ -13,8 +13,6 @@ from ledger.errors import InsufficientFunds, TransferConflict
 from ledger.models import AccountKind
 from ledger.posting import TransactionRequired
 from wallet.services import (
-    RakeCharge,
-    SeatPayment,
     hand_settle,
     house_account,
     player_account,
@@ -22,6 +20,7 @@ from wallet.services import (
     seat_buy_in,
     seat_cash_out,
 )
+from wallet.tables import HOUSE, SettlementLeg
 
 
 @pytest.fixture
@@ -55,11 +54,11 @@ def test_buy_in_settle_and_cash_out_inside_the_table_transaction(players):
         posting = hand_settle(
             hand_ref="hand:1",
             currency="CHIPS",
-            payments=[
-                SeatPayment(from_seat_ref="t1:s1", to_seat_ref="t1:s3", amount=2_000),
-                SeatPayment(from_seat_ref="t1:s2", to_seat_ref="t1:s3", amount=1_900),
+            legs=[
+                SettlementLeg("t1:s1", "t1:s3", 2_000),
+                SettlementLeg("t1:s2", "t1:s3", 1_900),
+                SettlementLeg("t1:s3", HOUSE, 100),
             ],
-            rake=[RakeCharge(seat_ref="t1:s3", amount=100)],
         )
     assert [t.code for t in posting.transfers] == ["pot", "pot", "rake"]
     assert (_stake("t1:s1"), _stake("t1:s2"), _stake("t1:s3")) == (8_000, 8_100, 13_800)
@@ -78,14 +77,14 @@ def test_settling_a_hand_again_is_a_replay_and_other_legs_a_conflict(players):
     with transaction.atomic():
         _buy_in(a, "t2:s1", 5_000)
         _buy_in(b, "t2:s2", 5_000)
-    legs = [SeatPayment(from_seat_ref="t2:s1", to_seat_ref="t2:s2", amount=1_000)]
+    legs = [SettlementLeg("t2:s1", "t2:s2", 1_000)]
     with transaction.atomic():
-        first = hand_settle(hand_ref="hand:2", currency="CHIPS", payments=legs)
+        first = hand_settle(hand_ref="hand:2", currency="CHIPS", legs=legs)
     with transaction.atomic():
-        assert hand_settle(hand_ref="hand:2", currency="CHIPS", payments=legs).replayed
-    other = [SeatPayment(from_seat_ref="t2:s1", to_seat_ref="t2:s2", amount=999)]
+        assert hand_settle(hand_ref="hand:2", currency="CHIPS", legs=legs).replayed
+    other = [SettlementLeg("t2:s1", "t2:s2", 999)]
     with pytest.raises(TransferConflict), transaction.atomic():
-        hand_settle(hand_ref="hand:2", currency="CHIPS", payments=other)
+        hand_settle(hand_ref="hand:2", currency="CHIPS", legs=other)
     assert not first.replayed and _stake("t2:s2") == 6_000
 
 
@@ -99,12 +98,12 @@ def test_a_refused_settlement_leaves_the_table_transaction_usable(players):
             hand_settle(
                 hand_ref="hand:3",
                 currency="CHIPS",
-                payments=[SeatPayment(from_seat_ref="t3:s1", to_seat_ref="t3:s2", amount=1_001)],
+                legs=[SettlementLeg("t3:s1", "t3:s2", 1_001)],
             )
         hand_settle(
             hand_ref="hand:3b",
             currency="CHIPS",
-            payments=[SeatPayment(from_seat_ref="t3:s1", to_seat_ref="t3:s2", amount=1_000)],
+            legs=[SettlementLeg("t3:s1", "t3:s2", 1_000)],
         )
     assert (_stake("t3:s1"), _stake("t3:s2")) == (0, 2_000)
 
@@ -124,9 +123,9 @@ def test_table_money_moves_refuse_to_run_outside_a_transaction(players):
             transfer_id=uuid.uuid4(),
         )  # fmt: skip
     with pytest.raises(TransactionRequired):
-        hand_settle(hand_ref="h", currency="CHIPS", payments=[])
+        hand_settle(hand_ref="h", currency="CHIPS", legs=[])
 
 
 def test_an_empty_settlement_is_refused(players):
     with pytest.raises(InvalidRequest), transaction.atomic():
-        hand_settle(hand_ref="h", currency="CHIPS", payments=[])
+        hand_settle(hand_ref="h", currency="CHIPS", legs=[])
