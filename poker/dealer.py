@@ -3,13 +3,13 @@ bets, the progress until someone present must decide, the turn's clock and time 
 finish (settlement, projection) and what the end of a hand does to the seats: cash out
 those leaving or barred (a time-out or self-exclusion), sit out the busted.
 
-Every function works on a command's working set (``poker.commands.runner.Ctx``); the
-decisions of the game itself are the engine's.
+Every function works on a command's working set (``poker.working_set.Ctx``), which the
+command runner (``poker.commands.runner``) takes, writes and broadcasts; the dealer never
+calls back into the runner. The decisions of the game itself are the engine's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -22,7 +22,6 @@ from handhistory.projections import project_hand
 from handhistory.store import SYSTEM, Actor, NewEvent
 from ledger.models import Account
 from poker import money, table_events
-from poker.commands.runner import Ctx, table_event, who
 from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig, blind_seats, forced_by_player
 from poker.engine.deck import FairDeck
@@ -34,20 +33,8 @@ from poker.engine.state import SHOWDOWN, HandState
 from poker.fairness import client_seeds_for
 from poker.models import Seat, Table, Variant, new_server_seed_hex
 from poker.storage import table_store
+from poker.working_set import Ctx, table_event, who
 from wallet.restrictions import restriction_barred_from_tables
-
-
-def dealing(body: Callable[[Ctx], dict[str, Any] | None]) -> Callable[[Ctx], dict[str, Any] | None]:
-    """``body``, then the next hand when the pause after the last one is over: any
-    command that did something deals a hand that is due."""
-
-    def run(ctx: Ctx) -> dict[str, Any] | None:
-        outcome = body(ctx)
-        if outcome is not None:
-            deal_if_due(ctx)
-        return outcome
-
-    return run
 
 
 def seat_of(ctx: Ctx, player_id: int) -> Seat:

@@ -11,7 +11,7 @@ event store is append-only and hash-chained), so every reader goes through this 
 row (what ``resync`` and the table page replay).
 
 The events written now are the frozen, keyword-only dataclasses below (one per type,
-each field one meaning, the version on the class); ``poker.commands.runner.table_event``
+each field one meaning, the version on the class); ``poker.working_set.table_event``
 is the one function that writes them. Their stored and wire form is :meth:`TableEvent.payload`.
 """
 

@@ -12,8 +12,8 @@ from core.errors import DomainError
 from handhistory.store import Actor
 from poker import table_events
 from poker.commands import inputs
-from poker.commands.runner import Ctx, run_command, table_event
-from poker.dealer import dealing
+from poker.commands.runner import run_command
+from poker.working_set import Ctx, table_event
 
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per player and table
 
@@ -46,4 +46,4 @@ def table_chat(
         return {"posted": True}
 
     return run_command(table_id=table_id, player_id=player_id, key=key, command="chat",
-                        request={"text": text}, actor=actor, body=dealing(body))  # fmt: skip
+                        request={"text": text}, actor=actor, body=body)  # fmt: skip

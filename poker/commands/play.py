@@ -11,12 +11,11 @@ from handhistory.models import Hand
 from handhistory.store import SYSTEM, Actor
 from poker import table_events
 from poker.commands import inputs
-from poker.commands.runner import Ctx, StaleVersion, TableError, run_command, table_event, who
+from poker.commands.runner import StaleVersion, TableError, run_command
 from poker.dealer import (
     TIMEOUTS_BEFORE_SIT_OUT,
     append_engine,
     auto_decision,
-    dealing,
     in_current_hand,
     maybe_start_hand,
     progress,
@@ -27,6 +26,7 @@ from poker.engine.errors import EngineError
 from poker.engine.game import act
 from poker.models import Seat, Table
 from poker.presence import presence_disconnected
+from poker.working_set import Ctx, table_event, who
 
 
 def table_act(*, table_id: int, player_id: int, action: object, amount: object = None,
@@ -62,7 +62,7 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
 
     result = run_command(table_id=table_id, player_id=player_id, key=key, command="act",
                           request={"action": action, "amount": amount, "version": version},
-                          actor=actor, body=dealing(body), unlocked=True)  # fmt: skip
+                          actor=actor, body=body, unlocked=True)  # fmt: skip
     # A retried key answers with the stored outcome, perhaps stored before the rename.
     return table_events.read_act_result(result) if result.get("replayed") else result
 
@@ -137,7 +137,7 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
         return {"timed_out": True, "seat": seat.number, "action": action}
 
     return run_command(table_id=table_id, player_id=None, key=None, command="timeout",
-                        request={"expected_version": expected_version}, actor=SYSTEM, body=dealing(body))  # fmt: skip
+                        request={"expected_version": expected_version}, actor=SYSTEM, body=body)  # fmt: skip
 
 
 def timeouts_sweep() -> int:
@@ -177,4 +177,4 @@ def table_deal_due(*, table_id: int) -> dict[str, Any]:
         return {"dealt": ctx.table.current_hand_id is not None}
 
     return run_command(table_id=table_id, player_id=None, key=None, command="deal",
-                        request={}, actor=SYSTEM, body=dealing(body))  # fmt: skip
+                        request={}, actor=SYSTEM, body=body)  # fmt: skip

@@ -13,18 +13,9 @@ from handhistory.store import SYSTEM, Actor
 from ledger.posting import check_amount
 from poker import money, table_events
 from poker.commands import inputs
-from poker.commands.runner import (
-    Ctx,
-    KeyReused,
-    TableError,
-    request_hash,
-    run_command,
-    table_event,
-    who,
-)
+from poker.commands.runner import KeyReused, TableError, request_hash, run_command
 from poker.dealer import (
     cash_out,
-    dealing,
     in_current_hand,
     maybe_start_hand,
     progress,
@@ -32,6 +23,7 @@ from poker.dealer import (
 )
 from poker.full_view import full_view_seat_check
 from poker.models import Seat, Table, TableCommand
+from poker.working_set import Ctx, table_event, who
 from wallet.models import Restriction
 from wallet.restrictions import restriction_barred_from_tables, restriction_check
 
@@ -140,7 +132,7 @@ def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = N
         return {"seat": number, "buy_in": amount}
 
     return run_command(table_id=table_id, player_id=player_id, key=key, command="sit",
-                        request={"buy_in": buy_in, "seat": seat}, actor=actor, body=dealing(body))  # fmt: skip
+                        request={"buy_in": buy_in, "seat": seat}, actor=actor, body=body)  # fmt: skip
 
 
 def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dict[str, Any]:
@@ -165,7 +157,7 @@ def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dic
         return {"left": False, "leaving_after_hand": True}
 
     return run_command(table_id=table_id, player_id=player_id, key=key, command="leave",
-                        request={}, actor=actor, body=dealing(body))  # fmt: skip
+                        request={}, actor=actor, body=body)  # fmt: skip
 
 
 def table_restriction_enforce(*, table_id: int, player_id: int) -> dict[str, Any]:
@@ -183,7 +175,7 @@ def table_restriction_enforce(*, table_id: int, player_id: int) -> dict[str, Any
         return {"left": True, "cashed_out": cash_out(ctx, seat, reason="restricted")}
 
     return run_command(table_id=table_id, player_id=None, key=None, command="restricted",
-                        request={"player_id": player_id}, actor=SYSTEM, body=dealing(body))  # fmt: skip
+                        request={"player_id": player_id}, actor=SYSTEM, body=body)  # fmt: skip
 
 
 def restriction_unseat(*, player_id: int, restriction: Restriction) -> None:
@@ -217,7 +209,7 @@ def table_sit_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> d
         return {"state": seat.state}
 
     return run_command(table_id=table_id, player_id=player_id, key=key, command="sit_out",
-                        request={}, actor=actor, body=dealing(body))  # fmt: skip
+                        request={}, actor=actor, body=body)  # fmt: skip
 
 
 def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> dict[str, Any]:
@@ -244,7 +236,7 @@ def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> di
         return {"state": seat.state}
 
     return run_command(table_id=table_id, player_id=player_id, key=key, command="sit_in",
-                        request={}, actor=actor, body=dealing(body))  # fmt: skip
+                        request={}, actor=actor, body=body)  # fmt: skip
 
 
 def table_top_up(
@@ -282,4 +274,4 @@ def table_top_up(
         return {"stack": stack + value}
 
     return run_command(table_id=table_id, player_id=player_id, key=key, command="top_up",
-                        request={"amount": amount}, actor=actor, body=dealing(body))  # fmt: skip
+                        request={"amount": amount}, actor=actor, body=body)  # fmt: skip

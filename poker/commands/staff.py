@@ -19,10 +19,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from handhistory.store import Actor
-from poker.commands.runner import Ctx, TableError, run_command, table_event
-from poker.dealer import cash_out, dealing, maybe_start_hand, progress
+from poker.commands.runner import TableError, run_command
+from poker.dealer import cash_out, maybe_start_hand, progress
 from poker.models import Seat, Table
 from poker.table_events import TableClosed, TablePaused, TableResumed
+from poker.working_set import Ctx, table_event
 from staff.log import staff_log_record
 from staff.roles import staff_require
 
@@ -60,7 +61,7 @@ def table_pause(*, table_id: int, actor: Actor) -> dict[str, Any]:
         return {"status": ctx.table.status}
 
     return run_command(table_id=table_id, player_id=None, key=None, command="pause",
-                        request={}, actor=actor, body=dealing(body))  # fmt: skip
+                        request={}, actor=actor, body=body)  # fmt: skip
 
 
 def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
@@ -78,7 +79,7 @@ def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
         return {"status": ctx.table.status}
 
     return run_command(table_id=table_id, player_id=None, key=None, command="resume",
-                        request={}, actor=actor, body=dealing(body))  # fmt: skip
+                        request={}, actor=actor, body=body)  # fmt: skip
 
 
 def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
@@ -108,4 +109,4 @@ def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
         return {"status": table.status, "hand_finished": running}
 
     return run_command(table_id=table_id, player_id=None, key=None, command="close",
-                        request={}, actor=actor, body=dealing(body))  # fmt: skip
+                        request={}, actor=actor, body=body)  # fmt: skip
