@@ -396,7 +396,7 @@ def _export(env: dict[str, str], fmt_name: str, viewer: str, hero: int, last_han
 
     from handhistory.exports import FORMATS, write_texts
     from handhistory.exports.records import STAFF, Viewer
-    from handhistory.exports.stored import iter_texts
+    from handhistory.stored_texts import iter_texts
 
     fmt = FORMATS[fmt_name]
     who = STAFF if viewer == "staff" else Viewer(user_id=hero)

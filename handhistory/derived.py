@@ -1,7 +1,7 @@
 """Derived hand products: what other apps compute once per finished hand, off the table path.
 
 A product is anything stored per finished hand and computed from its events (the export
-texts of ``handhistory.exports.stored``; the fraud app's features). Each app registers
+texts of ``handhistory.stored_texts``; the fraud app's features). Each app registers
 its product once, at start-up (``AppConfig.ready``)::
 
     from handhistory import derived

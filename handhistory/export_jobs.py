@@ -24,9 +24,9 @@ from core.errors import DomainError, NotFound
 from handhistory.exports import write_texts
 from handhistory.exports.filters import ExportFilters
 from handhistory.exports.records import STAFF, Viewer
-from handhistory.exports.stored import iter_texts
 from handhistory.models import ExportJob
 from handhistory.selectors import export_format, export_hands
+from handhistory.stored_texts import iter_texts
 
 logger = logging.getLogger(__name__)
 

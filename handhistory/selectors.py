@@ -13,7 +13,8 @@ from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from core.errors import Conflict, Gone, InvalidRequest, NotFound
-from handhistory.exports import FORMATS, Format, stored
+from handhistory import stored_texts
+from handhistory.exports import FORMATS, Format
 from handhistory.exports.filters import ExportFilters
 from handhistory.exports.records import STAFF, Viewer
 from handhistory.models import ExportJob, Hand, PlayerHandResult
@@ -33,7 +34,7 @@ def hand_export(*, hand_id: int, viewer_id: int | None, fmt: str, full: bool = F
             code="hand_in_progress",
             hand=hand_id,
         )
-    return stored.hand_text(hand_id, export, STAFF if full else Viewer(user_id=viewer_id))
+    return stored_texts.hand_text(hand_id, export, STAFF if full else Viewer(user_id=viewer_id))
 
 
 def results_by_month(*, user_id: int, since: datetime) -> list[tuple[date, str, int, int]]:

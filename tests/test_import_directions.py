@@ -202,3 +202,126 @@ def test_every_form_of_importing_a_test_module_is_found(line):
 
 def test_an_import_of_a_support_module_is_not_an_import_of_a_test_module():
     assert imported_test_modules("from tests.support.handhistory import TABLES", "tests.x") == []
+
+
+def module_imports() -> dict[str, set[str]]:
+    """Each project module -> the project modules it imports, lazy ones included: ``from
+    a.b import c`` imports ``a.b.c`` when that is a module, else ``a.b``; relative imports
+    are resolved."""
+    found = dict(modules())
+    graph: dict[str, set[str]] = {module: set() for module in found}
+    for module, path in found.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = ".".join(
+                        package.split(".")[: len(package.split(".")) - node.level + 1]
+                    )
+                    base = f"{parent}.{base}" if base else parent
+                names = [f"{base}.{alias.name}" for alias in node.names]
+                names = [name if name in found else base for name in names]
+            else:
+                continue
+            for name in names:
+                while name not in found and "." in name:
+                    name = name.rpartition(".")[0]
+                if name in found and name != module:
+                    graph[module].add(name)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The modules that import each other, directly or around a circle: every strongly
+    connected group of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(start: str) -> None:
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        cycles.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(cycles)
+
+
+def sibling_imports(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """``graph`` seen inside each package: an import from ``a`` of ``b`` is one of the
+    part of their nearest common package that holds ``a`` (a module or a subpackage, whole)
+    of the part that holds ``b``. A package importing a module of its own is no edge, nor
+    is an import between top-level packages: their order is the layers' (above), where
+    ``poker.engine`` is a layer of its own below ``handhistory``."""
+    parts: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        for target in targets:
+            a, b = source.split("."), target.split(".")
+            common = 0
+            while common < min(len(a), len(b)) and a[common] == b[common]:
+                common += 1
+            if common in (0, len(a), len(b)):
+                continue
+            here, there = ".".join(a[: common + 1]), ".".join(b[: common + 1])
+            parts.setdefault(there, set())
+            parts.setdefault(here, set()).add(there)
+    return parts
+
+
+def test_a_circle_of_imports_is_found():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert import_cycles(graph) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_a_circle_through_a_subpackage_is_found():
+    # p.dealer imports p.commands.runner while p.commands.play imports p.dealer: no module
+    # imports itself back, but the dealer and the commands import each other.
+    graph = {
+        "p.dealer": {"p.commands.runner"},
+        "p.commands.play": {"p.dealer", "p.commands.runner"},
+        "p.commands.runner": set(),
+        "p": {"p.dealer"},
+    }
+    assert import_cycles(graph) == []
+    assert import_cycles(sibling_imports(graph)) == [["p.commands", "p.dealer"]]
+
+
+def test_no_part_of_a_package_imports_one_that_imports_it_back():
+    """No circle of imports inside any package, between its modules or its subpackages
+    (``poker.dealer`` imported ``poker.commands.runner`` while the commands imported the
+    dealer): lazy imports included."""
+    assert import_cycles(sibling_imports(module_imports())) == []

@@ -1,5 +1,5 @@
-"""Export texts stored once per hand (``handhistory.exports.templates``/``stored``) and the
-registry of derived hand products (``handhistory.derived``).
+"""Export texts stored once per hand (``handhistory.exports.templates``,
+``handhistory.stored_texts``) and the registry of derived hand products (``handhistory.derived``).
 
 THE proof: for hands of every variant with antes, straddles and button blinds, side pots,
 split pots, uncalled bets, rake, folds before showdown, mucks and shown cards, the text
@@ -15,8 +15,8 @@ import pytest
 from django.db import connection
 
 import poker.dealer
-from handhistory import derived
-from handhistory.exports import FORMATS, stored
+from handhistory import derived, stored_texts
+from handhistory.exports import FORMATS
 from handhistory.exports.records import STAFF, HandRecord, Viewer, hand_records
 from handhistory.exports.templates import build, render
 from handhistory.models import DeriveMark, Hand, HandText
@@ -105,21 +105,21 @@ def test_stored_texts_give_every_viewer_the_formatters_text_for_hands_of_every_k
     for record in records:
         for name, fmt in FORMATS.items():
             for viewer in viewers(record):
-                text = stored.hand_text(record.hand_id, fmt, viewer)
+                text = stored_texts.hand_text(record.hand_id, fmt, viewer)
                 assert text == fmt.hand(record, viewer), (record.hand_id, name, viewer)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_deriving_again_writes_nothing_and_stored_names_the_derived_hands(table, player):
     _, _, ids = played_hands(table, player, hands=4, seed=2, **TABLES["NT"])
-    assert stored.stored(ids) == set()
+    assert stored_texts.stored(ids) == set()
     assert derived.derive_hands(ids[:2]) == 2
-    assert stored.stored(ids) == set(ids[:2])
+    assert stored_texts.stored(ids) == set(ids[:2])
     rows = list(HandText.objects.order_by("pk").values_list("pk", "template"))
     assert derived.derive_hands(ids[:2]) == 0
     assert list(HandText.objects.order_by("pk").values_list("pk", "template")) == rows
     assert derived.derive_hands(ids) == len(ids) - 2
-    assert stored.stored(ids) == set(ids)
+    assert stored_texts.stored(ids) == set(ids)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -129,7 +129,7 @@ def test_concurrent_derivations_of_the_same_hands_store_each_text_once(table, pl
 
     def derive(_: int) -> None:
         try:
-            stored.derive(records)  # no "stored?" check first: the race itself
+            stored_texts.derive(records)  # no "stored?" check first: the race itself
         finally:
             connection.close()
 
@@ -157,7 +157,7 @@ def test_every_product_derives_from_records_loaded_once(table, player, monkeypat
     assert derived.derive_hands(ids) == len(ids)
     assert loads == [sorted(ids)]
     assert seen == sorted(ids)
-    assert stored.stored(ids) == set(ids)
+    assert stored_texts.stored(ids) == set(ids)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -173,14 +173,14 @@ def test_the_backlog_derives_a_hand_that_finished_after_later_hands(table, playe
     assert min(later) > running.pk
 
     derived.derive_backlog()
-    assert stored.stored(later) == set(later)
+    assert stored_texts.stored(later) == set(later)
     assert running.pk in DeriveMark.objects.get(name=derived.BACKLOG).pending
     assert DeriveMark.objects.get(name=derived.BACKLOG).last_hand_id >= max(later)
 
     play_random_hands(slow, users, 1, Fold())  # the early hand ends now
     assert Hand.objects.get(pk=running.pk).ended_at is not None
     derived.derive_backlog()
-    assert stored.stored([running.pk]) == {running.pk}
+    assert stored_texts.stored([running.pk]) == {running.pk}
     assert running.pk not in DeriveMark.objects.get(name=derived.BACKLOG).pending
 
 
@@ -190,6 +190,8 @@ def test_an_export_of_hands_without_stored_texts_derives_and_stores_them(table, 
     derived.derive_hands(ids[:2])
     fmt = FORMATS["phh"]
     viewer = Viewer(user_id=users[0].pk)
-    texts = list(stored.iter_texts(Hand.objects.filter(pk__in=ids), fmt, viewer, chunk_size=2))
+    texts = list(
+        stored_texts.iter_texts(Hand.objects.filter(pk__in=ids), fmt, viewer, chunk_size=2)
+    )
     assert texts == [fmt.hand(r, viewer) for r in hand_records(ids)]
-    assert stored.stored(ids) == set(ids)
+    assert stored_texts.stored(ids) == set(ids)

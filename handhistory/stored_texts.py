@@ -6,6 +6,9 @@ finished hand and each format of ``FORMATS``, the template of ``exports.template
 templates instead of the events: :func:`iter_texts` streams a selection's texts for one
 viewer through a server-side cursor, deriving on the spot (through the registry, so the
 rows are stored) the hands that lack them.
+
+It sits beside ``handhistory.exports``, not in it: the registry loads hands through
+``exports.records``, so the exports import nothing that imports the registry.
 """
 
 from __future__ import annotations
