@@ -38,6 +38,7 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 
 from core.broadcast import broadcast_table
 from core.errors import Conflict, DomainError, NotFound
+from core.idempotency import same_request
 from handhistory.store import Actor
 from poker import table_events, table_io
 from poker.commands import inputs
@@ -57,14 +58,6 @@ class TableError(DomainError):
 
 class StaleVersion(Conflict):
     default_code = "stale_version"
-
-
-class KeyReused(Conflict):
-    default_code = "idempotency_key_reused"
-
-    @classmethod
-    def of(cls, key: str | None) -> KeyReused:
-        return cls(f"Key {key!r} was already used for a different command.", key=key)
 
 
 def request_hash(command: str, request: dict[str, Any]) -> str:
@@ -157,8 +150,7 @@ def _stored_outcome(*, player_id: int | None, key: str | None, table_id: int, di
     )
     if stored is None:
         raise failure
-    if stored.request_hash != digest or stored.table_id != table_id:
-        raise KeyReused.of(key) from None
+    same_request(stored.request_hash == digest and stored.table_id == table_id, key=key)
     return {**stored.result, "replayed": True}
 
 
@@ -182,8 +174,7 @@ def _execute(
             if locked is None:
                 raise NotFound(f"No table {table_id}.", code="table_not_found", table=table_id)
             if done is not None:
-                if done.request_hash != digest or done.table_id != locked.pk:
-                    raise KeyReused.of(key)
+                same_request(done.request_hash == digest and done.table_id == locked.pk, key=key)
                 return {**done.result, "replayed": True}
             ctx = Ctx.of(actor, table_io.take(locked))
         else:

@@ -9,11 +9,12 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from core.errors import InvalidRequest
+from core.idempotency import same_request
 from handhistory.store import SYSTEM, Actor
 from ledger.posting import check_amount
 from poker import money, table_events
 from poker.commands import inputs
-from poker.commands.runner import KeyReused, TableError, request_hash, run_command
+from poker.commands.runner import TableError, request_hash, run_command
 from poker.dealer import (
     cash_out,
     in_current_hand,
@@ -79,8 +80,7 @@ def _created(*, player_id: int | None, key: str, digest: str) -> Table | None:
     stored = TableCommand.objects.filter(player_id=player_id, key=key).first()
     if stored is None:
         return None
-    if stored.command != "create" or stored.request_hash != digest:
-        raise KeyReused.of(key)
+    same_request(stored.command == "create" and stored.request_hash == digest, key=key)
     return Table.objects.get(pk=stored.result["table"])
 
 

@@ -44,8 +44,7 @@ def test_creating_a_table_is_a_recorded_command_whose_outcome_names_the_table(ma
 
 
 def test_a_creation_key_and_a_command_key_are_one_namespace(make_user, player):
-    from core.idempotency import IdempotencyKeyReused
-    from poker.commands.runner import KeyReused
+    from core.idempotency import IdempotencyKeyReused as KeyReused
     from poker.commands.seating import table_create, table_sit
     from poker.models import Seat
     from tests.support.poker import actor_for
@@ -55,7 +54,7 @@ def test_a_creation_key_and_a_command_key_are_one_namespace(make_user, player):
     with pytest.raises(KeyReused) as err:
         table_sit(table_id=table.pk, player_id=staff.pk, buy_in=5_000, key="mine",
                   actor=actor_for(staff))  # fmt: skip
-    assert err.value.code == IdempotencyKeyReused.default_code
+    assert err.value.code == KeyReused.default_code
     assert not Seat.objects.exists()
     other = table_create(**{**SETTINGS, "name": "D"}, key="other", player_id=staff.pk)
     table_sit(
@@ -67,7 +66,7 @@ def test_a_creation_key_and_a_command_key_are_one_namespace(make_user, player):
 
 
 def test_a_system_creation_key_gives_one_table(make_user):
-    from poker.commands.runner import KeyReused
+    from core.idempotency import IdempotencyKeyReused as KeyReused
     from poker.commands.seating import table_create
     from poker.models import Table
 

@@ -6,13 +6,14 @@ import copy
 
 import pytest
 
+from core.idempotency import IdempotencyKeyReused as KeyReused
 from handhistory.models import Event, Hand
 from handhistory.store import SYSTEM
 from ledger.models import Transfer
 from poker import table_io
 from poker.commands import play
 from poker.commands.play import table_act
-from poker.commands.runner import KeyReused, TableError, run_command
+from poker.commands.runner import TableError, run_command
 from poker.commands.seating import table_sit
 from poker.engine.betting import legal_actions
 from poker.hands import hand_state

@@ -27,7 +27,7 @@ def _migrate(targets: list[tuple[str, str]] | None = None) -> MigrationExecutor:
 def creation_keys_survive_the_migration() -> None:
     """Asserts that every kind of stored creation key still gives one table after the
     migration, and that migrating back restores the keys."""
-    from poker.commands.runner import KeyReused
+    from core.idempotency import IdempotencyKeyReused as KeyReused
     from poker.commands.seating import table_create
     from poker.models import Table, TableCommand
 
