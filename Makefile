@@ -29,7 +29,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 
 typecheck: $(STAMP)
-	DEBUG=1 $(VENV)/bin/mypy --strict --ignore-missing-imports poker/engine ledger
+	DEBUG=1 $(VENV)/bin/mypy --strict --ignore-missing-imports poker/engine ledger tournaments/rules
 
 test: $(STAMP) lint typecheck
 	sh scripts/ensure_browser.sh

@@ -1,6 +1,6 @@
 """The layers import one way (docs/architecture.md, "Layers and import directions"): the
 pure engine at the bottom, then core <- staff <- ledger <- wallet <- handhistory <- poker
-<- fraud <- audit <- backoffice <- config. Every module of every package is read with
+<- tournaments <- fraud <- audit <- backoffice <- config. Every module of every package is read with
 ``ast``: its imports (lazy ones in functions included) and the models it names by string
 (``"app.Model"`` in a relation or ``apps.get_model``). Nothing may reach a higher layer;
 there are no exceptions.
@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Layer of each top-level package, bottom first; ``poker.engine`` is its own bottom layer.
 ORDER = (
-    "engine", "core", "staff", "ledger", "wallet", "handhistory", "poker", "fraud", "audit",
-    "backoffice", "config",
+    "engine", "core", "staff", "ledger", "wallet", "handhistory", "poker", "tournaments", "fraud",
+    "audit", "backoffice", "config",
 )  # fmt: skip
 LAYERS = {name: rank for rank, name in enumerate(ORDER)}
 PACKAGES = ORDER[1:]
@@ -129,6 +129,18 @@ def test_the_engine_imports_nothing_of_the_project_nor_of_django():
         f"{where}: {name}"
         for module, name, where in imports()
         if layer_of(module) == "engine"
+        and layer_of(name) != "engine"
+        and (layer_of(name) is not None or name.split(".")[0] in ("django", "rest_framework"))
+    ]
+    assert foreign == []
+
+
+def test_the_tournament_rules_import_nothing_of_django_nor_of_the_project_but_the_engine():
+    foreign = [
+        f"{where}: {name}"
+        for module, name, where in imports()
+        if module.startswith("tournaments.rules")
+        and not name.startswith("tournaments.rules")
         and layer_of(name) != "engine"
         and (layer_of(name) is not None or name.split(".")[0] in ("django", "rest_framework"))
     ]
