@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "ledger",
     "wallet",
     "poker",
+    "tournaments",
     "handhistory",
     "fraud",
     "audit",

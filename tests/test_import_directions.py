@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Layer of each top-level package, bottom first; ``poker.engine`` is its own bottom layer.
 ORDER = (
-    "engine", "core", "staff", "ledger", "wallet", "handhistory", "poker", "fraud", "audit",
+    "engine", "core", "staff", "ledger", "wallet", "handhistory", "poker", "tournaments", "fraud",
+    "audit",
     "backoffice", "config",
 )  # fmt: skip
 LAYERS = {name: rank for rank, name in enumerate(ORDER)}
