@@ -315,7 +315,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Several models have a "status": each choice set gets its own name.
-    "ENUM_NAME_OVERRIDES": {"CaseStatusEnum": "fraud.models.Case.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "CaseStatusEnum": "fraud.models.Case.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentKindEnum": "tournaments.models.Tournament.Kind",
+    },
     # ``<id:...>`` in a path (core.converters): the ids a row can have, nothing else routes.
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "format": "int64", "minimum": 1, "maximum": 2**63 - 1}

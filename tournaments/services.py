@@ -18,6 +18,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -26,6 +27,7 @@ from django.utils import timezone
 
 from core.errors import InvalidRequest
 from handhistory.store import SYSTEM, Actor, events_append
+from ledger.errors import InsufficientFunds
 from ledger.models import Account, AccountKind
 from ledger.posting import TransferRequest
 from ledger.services import ledger_account_open, ledger_post_transfers_in_transaction
@@ -47,6 +49,7 @@ from tournaments.events import (
     TournamentEvent,
 )
 from tournaments.models import Entry, Tournament
+from wallet.amounts import money_format
 from wallet.restrictions import restriction_check
 from wallet.services import currency_validate, derived_id, player_account
 
@@ -160,6 +163,12 @@ def _check_structure(data: dict[str, Any]) -> None:
             f"{data['max_players']}.",
             code="invalid_player_bounds",
         )
+    payouts = data["payouts"]
+    if payouts is not None and sum(Decimal(p) for p in payouts) != 100:
+        raise InvalidRequest(
+            f"the payout percentages add up to {sum(Decimal(p) for p in payouts)}, not 100.",
+            code="invalid_payouts",
+        )
     levels = len(data["levels"])
     for name, level in (
         ("late_registration_levels", data["late_registration_levels"]),
@@ -181,13 +190,16 @@ def tournament_create(
     """Creates a tournament open for registration (staff with ``tournaments.add_tournament``).
 
     ``data`` holds the fields of :class:`Tournament`'s structure with ``start``: None for
-    a sit-and-go (starts when full) or the scheduled time. Idempotent by ``key``: a retry
+    a sit-and-go (starts when full) or the scheduled time; ``payouts``: percentages by
+    place adding up to 100 (at most two decimals), or None for the room's default table. Idempotent by ``key``: a retry
     returns the tournament the first call created.
     """
     staff_require(staff_user, CREATE_PERMISSION)
     currency_validate(data["currency"])
     _check_structure(data)
     start: datetime | None = data.pop("start")
+    if data["payouts"] is not None:  # stored and recorded as decimal text: "27.50"
+        data["payouts"] = [f"{Decimal(p):.2f}" for p in data["payouts"]]
     if start is not None and start <= timezone.now():
         raise InvalidRequest("a scheduled start must be in the future.", code="start_in_past")
     existing = Tournament.objects.filter(created_key=key).first()
@@ -259,7 +271,10 @@ def tournament_register(
             fee=tournament.fee,
             bounty=tournament.bounty,
         )
-        _entry_pay(tournament, entry, refund=False)
+        try:
+            _entry_pay(tournament, entry, refund=False)
+        except InsufficientFunds as refused:
+            raise _cannot_afford(tournament, refused) from None
         entry.save()
         registered = PlayerRegistered(
             user_id=player.pk,
@@ -271,6 +286,21 @@ def tournament_register(
         )
         _append(tournament, [registered], actor)
         return entry
+
+
+def _cannot_afford(tournament: Tournament, refused: InsufficientFunds) -> InsufficientFunds:
+    """The ledger's refusal, said in money as people read it."""
+    currency, available = tournament.currency, refused.extra["available"]
+    price = money_format(tournament.buy_in + tournament.fee, currency)
+    return InsufficientFunds(
+        f"Registering to {tournament.name} costs {price} "
+        f"({money_format(tournament.buy_in, currency)} buy-in + "
+        f"{money_format(tournament.fee, currency)} fee); your wallet holds "
+        f"{money_format(available, currency)}.",
+        currency=currency,
+        available=available,
+        required=tournament.buy_in + tournament.fee,
+    )
 
 
 def _refund(tournament: Tournament, entry: Entry, *, status: str, now: datetime) -> int:

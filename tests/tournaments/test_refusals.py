@@ -56,12 +56,18 @@ def test_registering_twice_is_refused(make_tournament, funded):
     )
 
 
-def test_registering_without_the_money_is_refused(make_tournament, funded):
-    tournament, player = make_tournament(), funded(1_099)
+def test_registering_without_the_money_is_refused_saying_the_price(make_tournament, funded):
+    tournament, player = make_tournament(name="Turbo"), funded(1_099)
 
     _refused(
         InsufficientFunds, lambda: tournament_register(tournament_id=tournament.pk, player=player)
     )
+    with pytest.raises(InsufficientFunds) as refused:
+        tournament_register(tournament_id=tournament.pk, player=player)
+    assert refused.value.message == (
+        "Registering to Turbo costs €11.00 (€10.00 buy-in + €1.00 fee); your wallet holds €10.99."
+    )
+    assert refused.value.extra == {"currency": "EUR", "available": 1_099, "required": 1_100}
 
 
 def test_registering_after_the_start_is_refused(make_tournament, funded):
@@ -236,3 +242,13 @@ def test_creating_again_with_the_same_key_returns_the_first_tournament(director)
 
     assert again.pk == first.pk
     assert records() == before
+
+
+def test_payout_percentages_must_add_up_to_a_hundred(director):
+    _refused(
+        InvalidRequest,
+        lambda: tournament_create(
+            staff_user=director, key=uuid.uuid4(), **structure(payouts=["50", "30", "19.99"])
+        ),
+        "invalid_payouts",
+    )
