@@ -584,6 +584,7 @@ AUDIT_SCHEDULE_SECONDS = {
     "event_store_full": 86400.0,
     "replay_settlement": 3600.0,
     "table_stakes": 300.0,
+    "tournament_accounts": 3600.0,
 }
 for _check, _seconds in AUDIT_SCHEDULE_SECONDS.items():
     CELERY_BEAT_SCHEDULE[f"audit-{_check.replace('_', '-')}"] = {
