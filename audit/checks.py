@@ -35,6 +35,7 @@ from poker import money
 from poker.hands import hand_state
 from poker.models import Seat, Table
 from poker.table_events import UnreadableEvent, read_table_event
+from tournaments.models import Tournament
 
 #: An event's position is drawn when it is inserted, but it is visible only once its
 #: transaction commits: a later position may be seen before an earlier one. The watermark
@@ -133,6 +134,34 @@ def check_replay_settlement() -> CheckResult:
 _MONEY_EVENTS = ("PlayerSat", "PlayerToppedUp", "HandBegan")
 #: Hands whose players are read per query while walking a table's history back.
 _HAND_CHUNK = 200
+
+
+def check_tournament_accounts() -> CheckResult:
+    """Every finished or cancelled tournament's own accounts (prize pool, bounties) hold
+    exactly nothing: whatever came in was paid out or refunded. Counts those tournaments."""
+    with _snapshot():
+        ended = dict(
+            Tournament.objects.filter(
+                status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
+            ).values_list("pk", "status")
+        )
+        left = (
+            Account.objects.filter(
+                kind__in=[AccountKind.TOURNAMENT_POOL, AccountKind.TOURNAMENT_BOUNTY],
+                owner_ref__in=[f"tournament:{pk}" for pk in ended],
+            )
+            .exclude(balance=0, held=0)
+            .order_by("owner_ref", "kind", "currency")
+        )
+        failures = []
+        for account in left:
+            pk = int(account.owner_ref.removeprefix("tournament:"))
+            held = f" ({account.held} held)" if account.held else ""
+            failures.append(
+                f"tournament {pk} ({ended[pk]}): {account.kind} holds {account.balance} "
+                f"{account.currency}{held}"
+            )
+        return CheckResult(checked=len(ended), failures=failures)
 
 
 def check_table_stakes() -> CheckResult:

@@ -12,6 +12,7 @@ class AuditRun(models.Model):
         EVENT_STORE_FULL = "event_store_full", "Event store (full pass)"
         REPLAY_SETTLEMENT = "replay_settlement", "Replay versus settlement"
         TABLE_STAKES = "table_stakes", "Table stakes versus engine stacks"
+        TOURNAMENT_ACCOUNTS = "tournament_accounts", "Ended tournaments' accounts at zero"
 
     class Status(models.TextChoices):
         RUNNING = "running"

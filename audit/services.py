@@ -32,6 +32,7 @@ def _runner(check: str) -> Callable[[], checks.CheckResult]:
         AuditRun.Check.EVENT_STORE_FULL: checks.check_event_store_full,
         AuditRun.Check.REPLAY_SETTLEMENT: checks.check_replay_settlement,
         AuditRun.Check.TABLE_STAKES: checks.check_table_stakes,
+        AuditRun.Check.TOURNAMENT_ACCOUNTS: checks.check_tournament_accounts,
     }[AuditRun.Check(check)]
 
 

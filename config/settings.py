@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "ledger",
     "wallet",
     "poker",
+    "tournaments",
     "handhistory",
     "fraud",
     "audit",
@@ -319,7 +320,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # Several models have a "status": each choice set gets its own name.
-    "ENUM_NAME_OVERRIDES": {"CaseStatusEnum": "fraud.models.Case.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "CaseStatusEnum": "fraud.models.Case.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "TournamentKindEnum": "tournaments.models.Tournament.Kind",
+    },
     # ``<id:...>`` in a path (core.converters): the ids a row can have, nothing else routes.
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "format": "int64", "minimum": 1, "maximum": 2**63 - 1}
@@ -584,6 +589,7 @@ AUDIT_SCHEDULE_SECONDS = {
     "event_store_full": 86400.0,
     "replay_settlement": 3600.0,
     "table_stakes": 300.0,
+    "tournament_accounts": 3600.0,
 }
 for _check, _seconds in AUDIT_SCHEDULE_SECONDS.items():
     CELERY_BEAT_SCHEDULE[f"audit-{_check.replace('_', '-')}"] = {

@@ -19,6 +19,7 @@ api_v1 = [
     path("auth/me/", core_api.MeView.as_view(), name="auth-me"),
     path("", include("poker.api.urls")),
     path("", include("handhistory.api.urls")),
+    path("", include("tournaments.api.urls")),
     path("", include("fraud.api.urls")),
 ]
 

@@ -26,6 +26,10 @@ class AccountKind(models.TextChoices):
     PAYMENT_CLEARING = "payment_clearing", "Payment clearing"
     BONUS = "bonus", "Bonus / play-money issuer"
     ADJUSTMENT = "adjustment", "House adjustments"
+    # A tournament's money while it runs (``owner_ref`` ``tournament:<id>``): each ends at zero.
+    TOURNAMENT_POOL = "tournament_pool", "Tournament prize pool"
+    TOURNAMENT_BOUNTY = "tournament_bounty", "Tournament bounties"
+    HOUSE_TOURNAMENT_FEES = "house_tournament_fees", "House tournament fees"
 
 
 class TransferStatus(models.TextChoices):

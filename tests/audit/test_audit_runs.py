@@ -33,7 +33,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 player, table = audit_fixtures.player, audit_fixtures.table
 
-CHECKS = ["ledger", "event_store", "event_store_full", "replay_settlement", "table_stakes"]
+CHECKS = ["ledger", "event_store", "event_store_full", "replay_settlement", "table_stakes",
+          "tournament_accounts"]  # fmt: skip
 
 
 class CheckCall:
@@ -261,7 +262,8 @@ def test_beat_schedules_each_check_once_and_the_old_ledger_task_is_gone(settings
     audit = {e["args"][0]: e["schedule"] for e in settings.CELERY_BEAT_SCHEDULE.values()
              if e["task"] == "audit.run"}  # fmt: skip
     assert audit == {"ledger": 3600.0, "event_store": 300.0, "event_store_full": 86400.0,
-                     "replay_settlement": 3600.0, "table_stakes": 300.0}  # fmt: skip
+                     "replay_settlement": 3600.0, "table_stakes": 300.0,
+                     "tournament_accounts": 3600.0}  # fmt: skip
     assert not any(e["task"] == "ledger.audit" for e in settings.CELERY_BEAT_SCHEDULE.values())
 
 

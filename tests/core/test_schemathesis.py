@@ -32,9 +32,10 @@ SEED = 20261124  # reproducible: a failure here fails the same way again
 # or a refusal: a table with all ten seats the schema allows (at a smaller one a higher
 # seat is refused, 400 invalid_seat, a limit the schema cannot express), a finished hand
 # the player played, a pending withdrawal of a player with real money and verified KYC, a
-# fraud case, and the gateway whose webhook the API serves. Each role has a user of its
-# own for the time-out and the self-exclusion: either locks its user out of play for the
-# rest of the run, which would leave the table commands nothing but 403.
+# fraud case, a tournament open for registration, and the gateway whose webhook the API
+# serves. Each role has a user of its own for the time-out and the self-exclusion: either
+# locks its user out of play for the rest of the run, which would leave the table commands
+# nothing but 403.
 _SEED_SCRIPT = """
 import uuid
 from django.contrib.auth import get_user_model
@@ -52,6 +53,7 @@ from poker.commands.seating import table_create, table_sit
 from poker.engine.betting import legal_actions
 from poker.hands import hand_state
 from poker.models import Table
+from tournaments.services import tournament_create
 from wallet.kyc import kyc_status_set
 from wallet.services import withdrawal_request
 password = "pw-Str0ng-enough!"
@@ -88,8 +90,15 @@ table_act(table_id=duel.pk, player_id=actor, action="fold", key="fold",
           actor=Actor(kind="player", user_id=actor))
 case = Case.objects.create(subject=f"pair:{player.pk}-{rival.pk}", kinds=["chip_dumping"], score=5.0)
 case.players.add(player, rival)
+tournament = tournament_create(
+    staff_user=staff, key=uuid.uuid4(), name="Fuzz freezeout", variant="NT", currency="EUR",
+    buy_in=1000, fee=100, bounty=0, starting_stack=1500, seats_per_table=9, min_players=2,
+    max_players=10000, start=None, levels=[{"small_blind": 10, "big_blind": 20, "ante": 0,
+    "big_blind_ante": False, "minutes": 10}], breaks=[], late_registration_levels=0,
+    rebuy=None, add_on=None, guarantee=0, payouts=None, action_seconds=30,
+)
 tokens = (Token.objects.create(user=u).key for u in (player, staff, restricted, restricted_too))
-print(table.pk, hand.pk, withdrawal.pk, case.pk, *tokens)
+print(table.pk, hand.pk, withdrawal.pk, case.pk, tournament.pk, *tokens)
 """
 
 #: The operations that lock their user out of play (see the seed).
@@ -109,7 +118,7 @@ def live_api():
 def _config(tmp_path: Path, seeded: list[str], token: str, restricted: str) -> Path:
     """The run's configuration: the checked-in one, the role's token, and the seeded
     ids for every path parameter."""
-    table_id, hand_id, withdrawal_id, case_id = seeded
+    table_id, hand_id, withdrawal_id, case_id, tournament_id = seeded
     config = tmp_path / f"schemathesis-{token[:8]}.toml"
     config.write_text(
         f'headers = {{ Authorization = "Token {token}" }}\n'
@@ -120,6 +129,7 @@ def _config(tmp_path: Path, seeded: list[str], token: str, restricted: str) -> P
         f"[parameters]\n"
         f'"path.table_id" = {table_id}\n"path.hand_id" = {hand_id}\n'
         f'"path.id" = "{withdrawal_id}"\n"path.case_id" = {case_id}\n'
+        f'"path.tournament_id" = {tournament_id}\n'
         f'"path.gateway" = "test"\n'
     )
     return config
@@ -147,7 +157,7 @@ def _fuzz(api: LiveApi, config: Path, tmp_path: Path, who: str) -> None:
 def test_the_api_matches_its_openapi_schema_for_a_player_and_for_staff(live_api, tmp_path):
     seeded = live_api.manage("shell", "-c", _SEED_SCRIPT)
     assert seeded.returncode == 0, seeded.stderr
-    *ids, player, staff, restricted, restricted_too = seeded.stdout.split()[-8:]
+    *ids, player, staff, restricted, restricted_too = seeded.stdout.split()[-9:]
     live_api.start()
 
     _fuzz(live_api, _config(tmp_path, ids, player, restricted), tmp_path, "player")

@@ -1,0 +1,220 @@
+"""Strict request serializers and documentation-only response shapes of the tournament
+API. They validate shapes (each level has its blinds and a length in minutes or hands);
+how the fields fit together is the service's (``tournaments.services``)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from core.serializers import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    StrictSerializer,
+)
+from poker.models import Variant
+from tournaments.models import Tournament
+
+MAX_LEVELS = 100
+MAX_PLAYERS = 100_000
+
+
+class LevelSerializer(StrictSerializer):
+    """A blind level: its blinds and ante, lasting ``minutes`` or ``hands`` (one of them)."""
+
+    small_blind = StrictIntegerField()
+    big_blind = StrictIntegerField(min_value=1)
+    ante = StrictIntegerField(default=0)
+    big_blind_ante = StrictBooleanField(default=False)
+    minutes = StrictIntegerField(min_value=1, max_value=600, required=False)
+    hands = StrictIntegerField(min_value=1, max_value=1_000, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("minutes" in attrs) == ("hands" in attrs):
+            raise serializers.ValidationError("A level lasts either minutes or hands.")
+        if attrs["small_blind"] > attrs["big_blind"]:
+            raise serializers.ValidationError("The small blind is above the big blind.")
+        return attrs
+
+
+class BreakSerializer(StrictSerializer):
+    after_level = StrictIntegerField(min_value=1, max_value=MAX_LEVELS)
+    minutes = StrictIntegerField(min_value=1, max_value=120)
+
+
+class RebuySerializer(StrictSerializer):
+    until_level = StrictIntegerField(min_value=1, max_value=MAX_LEVELS)
+    price = StrictIntegerField(min_value=1)
+    chips = StrictIntegerField(min_value=1)
+    max = StrictIntegerField(min_value=1, max_value=100)
+
+
+class AddOnSerializer(StrictSerializer):
+    at_level = StrictIntegerField(min_value=1, max_value=MAX_LEVELS)
+    price = StrictIntegerField(min_value=1)
+    chips = StrictIntegerField(min_value=1)
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "enum": ["when_full"]},
+            {"type": "string", "format": "date-time"},
+        ],
+        "description": '"when_full" (a sit-and-go) or the scheduled start (ISO 8601).',
+    }
+)
+class StartField(serializers.Field):  # type: ignore[type-arg]
+    """``"when_full"`` -> None (a sit-and-go), else an ISO-8601 time (scheduled)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if data == "when_full":
+            return None
+        if not isinstance(data, str):
+            raise serializers.ValidationError('"when_full" or an ISO-8601 time.')
+        return serializers.DateTimeField().to_internal_value(data)
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class TournamentCreateSerializer(StrictSerializer):
+    name = StrictCharField(max_length=100)
+    variant = serializers.ChoiceField(choices=Variant.choices)
+    currency = StrictCharField(max_length=8)
+    buy_in = StrictIntegerField(help_text="Minor units, bounty included; the fee is on top.")
+    fee = StrictIntegerField(default=0)
+    bounty = StrictIntegerField(default=0, help_text="The part of the buy-in that is a bounty.")
+    starting_stack = StrictIntegerField(min_value=1)
+    seats_per_table = StrictIntegerField(min_value=2, max_value=10)
+    min_players = StrictIntegerField(min_value=2, max_value=MAX_PLAYERS)
+    max_players = StrictIntegerField(min_value=2, max_value=MAX_PLAYERS)
+    start = StartField()
+    levels = LevelSerializer(many=True, min_length=1, max_length=MAX_LEVELS)
+    breaks = BreakSerializer(many=True, default=list, max_length=MAX_LEVELS)
+    late_registration_levels = StrictIntegerField(max_value=MAX_LEVELS, default=0)
+    rebuy = RebuySerializer(required=False, allow_null=True, default=None)
+    add_on = AddOnSerializer(required=False, allow_null=True, default=None)
+    guarantee = StrictIntegerField(default=0)
+    payouts = serializers.ListField(
+        child=serializers.DecimalField(
+            max_digits=5,
+            decimal_places=2,
+            min_value=Decimal("0.01"),
+            max_value=Decimal(100),
+            coerce_to_string=False,
+        ),
+        min_length=1,
+        max_length=1_000,
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text="Percent of the prize pool by place (adding up to 100), or null: the "
+        "room's default table by field size.",
+    )
+    action_seconds = StrictIntegerField(min_value=1, max_value=3600, default=30)
+
+
+class ReasonSerializer(StrictSerializer):
+    reason = StrictCharField(max_length=500, help_text="Why (kept in the stream and staff log).")
+
+
+class LobbyQuerySerializer(StrictSerializer):
+    status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+    variant = serializers.ChoiceField(choices=Variant.choices, required=False)
+    currency = StrictCharField(max_length=8, required=False, trim_whitespace=False)
+
+
+# --- responses (documentation only: the views return the selectors' dicts) ---------
+
+
+class LobbyRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
+    variant = serializers.ChoiceField(choices=Variant.choices)
+    currency = serializers.CharField()
+    buy_in = serializers.IntegerField()
+    fee = serializers.IntegerField()
+    bounty = serializers.IntegerField()
+    starting_stack = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    start = StartField()
+    entries = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    guarantee = serializers.IntegerField()
+    prize_pool = serializers.IntegerField()
+
+
+class LevelStateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField(help_text="Counted from 1.")
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    ends_at = serializers.DateTimeField(allow_null=True)
+    hands_left = serializers.IntegerField(allow_null=True)
+
+
+class TableSeatSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+    stack = serializers.IntegerField()
+
+
+class TournamentTableSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    id = serializers.IntegerField()
+    seats = TableSeatSerializer(many=True)
+
+
+class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    username = serializers.CharField()
+    chips = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True)
+    prize = serializers.IntegerField(allow_null=True)
+
+
+class TournamentYouSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    table = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    chips = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True)
+    prize = serializers.IntegerField(allow_null=True)
+
+
+class StoredLevelSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    big_blind_ante = serializers.BooleanField()
+    minutes = serializers.IntegerField(required=False)
+    hands = serializers.IntegerField(required=False)
+
+
+class TournamentSerializer(LobbyRowSerializer):
+    seats_per_table = serializers.IntegerField()
+    min_players = serializers.IntegerField()
+    levels = StoredLevelSerializer(many=True)
+    breaks = BreakSerializer(many=True)
+    late_registration_levels = serializers.IntegerField()
+    rebuy = RebuySerializer(allow_null=True)
+    add_on = AddOnSerializer(allow_null=True)
+    payout_percentages = serializers.ListField(
+        child=serializers.CharField(help_text='Percent by place, as decimal text: "27.50".'),
+        allow_null=True,
+    )
+    action_seconds = serializers.IntegerField()
+    cancel_reason = serializers.CharField(allow_blank=True)
+    players_left = serializers.IntegerField()
+    payouts = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Place -> prize (minor units) of the prize pool as it stands; empty while "
+        "the room's default table decides at the start.",
+    )
+    level = LevelStateSerializer(allow_null=True, help_text="Null before the start.")
+    tables = TournamentTableSerializer(many=True)
+    standings = StandingSerializer(many=True)
+    you = TournamentYouSerializer(allow_null=True, help_text="Your entry, or null.")

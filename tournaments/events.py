@@ -1,0 +1,105 @@
+"""The tournament stream's events (``tournament-<id>`` in the event store).
+
+Frozen, keyword-only dataclasses, one per type (the class name is the stored ``type``),
+written by :func:`tournaments.services` only, hash-chained by the store like table
+streams and checked by ``verify_event_store`` through :func:`tournament_event_problem`.
+Play (started, level started, break, table opened, moved, busted, prize paid...) adds
+its events with the tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from handhistory.store import NewEvent
+
+VERSION = 1
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TournamentEvent:
+    VERSION: ClassVar[int] = VERSION
+
+    def new_event(self) -> NewEvent:
+        return NewEvent(type=type(self).__name__, version=self.VERSION, payload=asdict(self))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TournamentCreated(TournamentEvent):
+    """The structure as created (amounts in minor units)."""
+
+    name: str
+    kind: str
+    variant: str
+    currency: str
+    buy_in: int
+    fee: int
+    bounty: int
+    starting_stack: int
+    seats_per_table: int
+    min_players: int
+    max_players: int
+    starts_at: str | None
+    levels: list[dict[str, Any]]
+    breaks: list[dict[str, Any]]
+    late_registration_levels: int
+    rebuy: dict[str, Any] | None
+    add_on: dict[str, Any] | None
+    guarantee: int
+    payouts: list[str] | None
+    action_seconds: int
+    staff_id: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerRegistered(TournamentEvent):
+    """Paid: ``buy_in`` (of which ``bounty``) and ``fee``."""
+
+    user_id: int
+    username: str
+    entry: int
+    buy_in: int
+    fee: int
+    bounty: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerUnregistered(TournamentEvent):
+    """Before the start; ``refunded`` is all the entry paid."""
+
+    user_id: int
+    username: str
+    entry: int
+    refunded: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TournamentCancelled(TournamentEvent):
+    """By staff before the start: every live entry refunded in full."""
+
+    reason: str
+    staff_id: int
+    refunded_entries: int
+    refunded: int
+
+
+EVENT_TYPES: dict[str, type[TournamentEvent]] = {
+    cls.__name__: cls
+    for cls in (TournamentCreated, PlayerRegistered, PlayerUnregistered, TournamentCancelled)
+}
+
+
+def tournament_event_problem(type_: str, version: int, payload: Mapping[str, Any]) -> str | None:
+    """Why a stored tournament event cannot be read (None: it can): the reader the event
+    store's check runs on ``tournament-`` streams."""
+    cls = EVENT_TYPES.get(type_)
+    if cls is None:
+        return f"unknown tournament event type {type_!r}"
+    if version != cls.VERSION:
+        return f"{type_} version {version} is not {cls.VERSION}"
+    expected = {f.name for f in fields(cls)}
+    if set(payload) != expected:
+        return f"{type_} fields {sorted(payload)} are not {sorted(expected)}"
+    return None
