@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 PYTEST_WORKERS ?= 2
 PORT ?= 8000
 
-.PHONY: run test bench bench-compare bench-record lint typecheck clean
+.PHONY: run test test-deep bench bench-compare bench-record lint typecheck clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,7 +37,13 @@ test: $(STAMP) lint typecheck
 		-- $(PY) manage.py makemigrations --check --dry-run \
 		-- $(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup \
 			--cov=ledger --cov-branch --cov-fail-under=100 --cov-report=term-missing:skip-covered \
-			$(PYTEST_ARGS)
+			--durations=50 $(PYTEST_ARGS)
+
+# The property tests (hypothesis) with many more examples than `make test` runs.
+PROPERTY_TESTS = $(shell grep -rl --include='test_*.py' -e '^from hypothesis' tests)
+test-deep: $(STAMP)
+	HYPOTHESIS_PROFILE=deep $(PY) scripts/with_services.py \
+		-- $(PY) -m pytest -n $(PYTEST_WORKERS) $(PROPERTY_TESTS) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[dev,bench]'

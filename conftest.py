@@ -9,6 +9,14 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
+
+# Property tests: a modest default for `make test`, and a deep run (`make test-deep`) of
+# many more examples; HYPOTHESIS_PROFILE picks one. No deadline: on a shared machine a slow
+# example is not a failure (speed is measured by the benchmarks).
+hypothesis_settings.register_profile("default", max_examples=50, deadline=None, print_blob=True)
+hypothesis_settings.register_profile("deep", max_examples=2000, deadline=None, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 _counter = itertools.count()
 

@@ -11,7 +11,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from poker.engine._tables import RANK_KEYS
@@ -241,7 +241,6 @@ def test_per_call_seven_card_values_match_the_best_of_21_subsets_reference() -> 
         assert evaluate(hand) == table[reference_best(hand)], hand
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     cards=st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True),
     suits=st.permutations(range(4)),

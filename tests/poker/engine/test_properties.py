@@ -116,7 +116,7 @@ def play(cfg: HandConfig, seed: int, check_purity: bool = False) -> tuple[HandSt
     return state, events
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(cfg=tables(), seed=st.integers(0, 2**32))
 def test_random_hands_conserve_chips_pay_eligible_players_and_replay(
     cfg: HandConfig, seed: int
@@ -135,7 +135,6 @@ def test_random_hands_conserve_chips_pay_eligible_players_and_replay(
     assert replay(decoded) == state
 
 
-@settings(max_examples=40, deadline=None)
 @given(cfg=tables(), seed=st.integers(0, 2**32))
 def test_commands_never_mutate_the_state_they_are_given(cfg: HandConfig, seed: int) -> None:
     play(cfg, seed, check_purity=True)
@@ -243,7 +242,6 @@ def test_random_hands_agree_with_pokerkit(variant: str) -> None:
     assert compared > 0.9 * hands
 
 
-@settings(max_examples=300, deadline=None)
 @given(
     rows=st.lists(
         st.tuples(st.integers(0, 50), st.integers(0, 3), st.integers(0, 5), st.booleans()),

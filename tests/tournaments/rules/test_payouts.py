@@ -5,7 +5,7 @@ equal stacks share)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.rules.errors import TournamentRuleError
@@ -64,7 +64,6 @@ def test_the_default_table_pays_about_15_percent_of_the_field(entries: int, paid
 
 
 @given(st.integers(2, 12_000))
-@settings(max_examples=60, deadline=None)
 def test_every_default_payout_is_whole_and_never_pays_a_lower_place_more(entries: int) -> None:
     shares = default_shares(entries)
     assert sum(shares) == 1_000_000
@@ -84,7 +83,6 @@ def test_places_beyond_the_field_are_not_paid_and_their_share_goes_to_the_others
 
 
 @given(st.integers(0, 10**9), st.integers(2, 12_000))
-@settings(max_examples=60, deadline=None)
 def test_the_prizes_always_sum_exactly_to_the_pool(pool: int, entries: int) -> None:
     assert sum(prize_amounts(pool=pool, entries=entries, percents=None)) == pool
 
