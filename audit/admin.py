@@ -18,12 +18,28 @@ def status_badge(status: str) -> SafeString:
 
 @admin.register(AuditRun)
 class AuditRunAdmin(ReadOnlyAdmin):
-    list_display = ("check_name", "coloured_status", "started_at", "duration_ms", "checked",
-                    "failure_count")  # fmt: skip
+    list_display = (
+        "check_name",
+        "coloured_status",
+        "started_at",
+        "duration_ms",
+        "checked",
+        "failure_count",
+    )
     list_filter = ("check_name", "status")
     date_hierarchy = "started_at"
-    fields = ("check_name", "coloured_status", "started_at", "finished_at", "duration_ms", "checked",
-              "failure_count", "watermark", "failure_list", "error")  # fmt: skip
+    fields = (
+        "check_name",
+        "coloured_status",
+        "started_at",
+        "finished_at",
+        "duration_ms",
+        "checked",
+        "failure_count",
+        "watermark",
+        "failure_list",
+        "error",
+    )
     readonly_fields = fields
 
     class Media:

@@ -29,7 +29,7 @@ class StaffActionAdmin(ReadOnlyAdmin):
 User = get_user_model()
 
 
-class StaffUserAdmin(UserAdmin):  # type: ignore[type-arg]
+class StaffUserAdmin(UserAdmin):  # type: ignore[type-arg]  # django-stubs: generic in the model
     """Django's user admin with the way to the player's staff profile (balances, limits,
     sessions, hands, flags and the staff log about them)."""
 

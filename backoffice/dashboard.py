@@ -49,9 +49,11 @@ def page(request: HttpRequest) -> HttpResponse:
         # The page is wide; the admin's model list is one click away on its index.
         "is_nav_sidebar_enabled": False,
         "figures": dashboard_figures(viewer=request.user),
-        "config": {"figures_url": reverse("backoffice:dashboard-figures"),
-                   "refresh_ms": REFRESH_MS},
-    }  # fmt: skip
+        "config": {
+            "figures_url": reverse("backoffice:dashboard-figures"),
+            "refresh_ms": REFRESH_MS,
+        },
+    }
     return render(request, "backoffice/dashboard.html", context)
 
 

@@ -82,7 +82,7 @@ class StaffOtpMiddleware:
         if (
             not request.path.startswith(_OPEN)
             and user.is_authenticated
-            and not user.is_verified()  # type: ignore[union-attr]
+            and not user.is_verified()  # type: ignore[union-attr]  # django-otp adds is_verified() to the user at run time
             and second_factor_required(user=user)
         ):
             if request.path.startswith("/api/"):
@@ -115,8 +115,9 @@ def _throttle_check(device: TOTPDevice) -> None:
     throttle): a right code typed too soon is refused too, so say why."""
     allowed, _ = device.verify_is_allowed()
     if not allowed:
-        raise OtpInvalid("Too many wrong codes: wait a few seconds and try again.",
-                         code="otp_throttled")  # fmt: skip
+        raise OtpInvalid(
+            "Too many wrong codes: wait a few seconds and try again.", code="otp_throttled"
+        )
 
 
 def _clean(token: str) -> str:
@@ -146,8 +147,12 @@ def otp_device_confirm(*, user: AbstractBaseUser, token: str) -> tuple[TOTPDevic
         device.confirmed = True
         device.save(update_fields=["confirmed"])
         codes = _recovery_codes_issue(user)
-        staff_log_record(actor=user, action="staff.2fa_enrol", target=f"user:{user.pk}",
-                         data={"device": device.persistent_id, "recovery_codes": len(codes)})  # fmt: skip
+        staff_log_record(
+            actor=user,
+            action="staff.2fa_enrol",
+            target=f"user:{user.pk}",
+            data={"device": device.persistent_id, "recovery_codes": len(codes)},
+        )
     return device, codes
 
 
@@ -156,12 +161,17 @@ def otp_recovery_codes_regenerate(*, actor: AbstractBaseUser, user: AbstractBase
     member from a session that passed its second factor, or by an admin for a member
     who lost theirs."""
     if not user_has_device(user):
-        raise InvalidRequest("Recovery codes come with an enrolled device: enrol one first.",
-                             code="otp_not_enrolled")  # fmt: skip
+        raise InvalidRequest(
+            "Recovery codes come with an enrolled device: enrol one first.", code="otp_not_enrolled"
+        )
     with transaction.atomic(durable=True):
         codes = _recovery_codes_issue(user)
-        staff_log_record(actor=actor, action="staff.2fa_recovery_codes", target=f"user:{user.pk}",
-                         data={"recovery_codes": len(codes)})  # fmt: skip
+        staff_log_record(
+            actor=actor,
+            action="staff.2fa_recovery_codes",
+            target=f"user:{user.pk}",
+            data={"recovery_codes": len(codes)},
+        )
     return codes
 
 
@@ -175,10 +185,13 @@ def otp_device_verify(*, user: AbstractBaseUser, token: str) -> Device:
         raise OtpInvalid("That code does not match (or was used already).")
     if isinstance(device, StaticDevice):
         with transaction.atomic(durable=True):
-            staff_log_record(actor=user, action="staff.2fa_recovery_code_used",
-                             target=f"user:{user.pk}",
-                             data={"codes_left": device.token_set.count()})  # fmt: skip
-    return device  # type: ignore[no-any-return]
+            staff_log_record(
+                actor=user,
+                action="staff.2fa_recovery_code_used",
+                target=f"user:{user.pk}",
+                data={"codes_left": device.token_set.count()},
+            )
+    return device  # type: ignore[no-any-return]  # django-otp's match_token is untyped
 
 
 def otp_secret(device: TOTPDevice) -> str:
@@ -190,4 +203,4 @@ def otp_qr_svg(device: TOTPDevice) -> str:
     """The device's ``otpauth://`` address as an inline SVG QR code, drawn here (no image
     request, nothing inline for the Content-Security-Policy to refuse: paths, no styles)."""
     image = qrcode.make(device.config_url, image_factory=qrcode.image.svg.SvgPathImage)
-    return image.to_string(encoding="unicode")  # type: ignore[no-any-return]
+    return image.to_string(encoding="unicode")  # type: ignore[no-any-return]  # qrcode is untyped

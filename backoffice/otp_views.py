@@ -56,19 +56,19 @@ def _staff(request: HttpRequest) -> None:
 def otp_setup(request: HttpRequest) -> HttpResponse:
     _staff(request)
     user = request.user
-    if user_has_device(user) and not user.is_verified():  # type: ignore[union-attr]
+    if user_has_device(user) and not user.is_verified():  # type: ignore[union-attr]  # django-otp adds is_verified() to the user at run time
         # A new device only from a session that passed the existing one.
         return HttpResponseRedirect(f"{reverse('backoffice:otp-verify')}?next={_next(request)}")
     form = TokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            device, codes = otp_device_confirm(user=user, token=form.cleaned_data["token"])  # type: ignore[arg-type]
+            device, codes = otp_device_confirm(user=user, token=form.cleaned_data["token"])  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
         except OtpInvalid as error:
             form.add_error("token", error.message)
         else:
             otp_login(request, device)
             return _recovery_codes_page(request, codes)
-    device = otp_device_pending(user=user)  # type: ignore[arg-type]
+    device = otp_device_pending(user=user)  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
     return render(
         request,
         "backoffice/otp_setup.html",
@@ -98,7 +98,7 @@ def otp_recovery(request: HttpRequest, user_id: int | None = None) -> HttpRespon
     second factor: the member's own, or, for an admin (who may change the members' devices),
     those of a member who lost theirs. A GET only offers the button."""
     _staff(request)
-    if not request.user.is_verified():  # type: ignore[union-attr]
+    if not request.user.is_verified():  # type: ignore[union-attr]  # django-otp adds is_verified() to the user at run time
         return HttpResponseRedirect(
             f"{reverse('backoffice:otp-verify')}?next={quote(request.path, safe='/')}"
         )
@@ -109,10 +109,14 @@ def otp_recovery(request: HttpRequest, user_id: int | None = None) -> HttpRespon
         member = get_object_or_404(get_user_model(), pk=user_id, is_staff=True)
     if request.method == "POST":
         try:
-            codes = otp_recovery_codes_regenerate(actor=request.user, user=member)  # type: ignore[arg-type]
+            codes = otp_recovery_codes_regenerate(actor=request.user, user=member)  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
         except InvalidRequest as error:
-            return render(request, "backoffice/otp_recovery.html",
-                          {"member": member, "error": error.message}, status=400)  # fmt: skip
+            return render(
+                request,
+                "backoffice/otp_recovery.html",
+                {"member": member, "error": error.message},
+                status=400,
+            )
         return _recovery_codes_page(request, codes)
     left = StaticToken.objects.filter(device__user=member).count()
     return render(request, "backoffice/otp_recovery.html", {"member": member, "left": left})
@@ -126,7 +130,7 @@ def otp_verify(request: HttpRequest) -> HttpResponse:
     form = VerifyForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            device = otp_device_verify(user=request.user, token=form.cleaned_data["token"])  # type: ignore[arg-type]
+            device = otp_device_verify(user=request.user, token=form.cleaned_data["token"])  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
         except OtpInvalid as error:
             form.add_error("token", error.message)
         else:

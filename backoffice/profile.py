@@ -100,10 +100,14 @@ def player_results(*, user_id: int, since: datetime | None = None) -> list[dict[
         .order_by("table__currency")
     )
     return [
-        {"currency": t["table__currency"], "hands": t["hands"], "won": t["won"],
-         "net": int(t["net_total"] or 0)}
+        {
+            "currency": t["table__currency"],
+            "hands": t["hands"],
+            "won": t["won"],
+            "net": int(t["net_total"] or 0),
+        }
         for t in totals
-    ]  # fmt: skip
+    ]
 
 
 def player_cases(*, user_id: int) -> QuerySet[Case]:

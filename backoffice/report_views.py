@@ -73,9 +73,9 @@ def rake_report(request: HttpRequest, by: str) -> HttpResponse:
         raise Http404(f"No rake report by {by!r}.")
     form = PeriodForm(request.GET or None)
     period = form.period()
-    rows = reports.rake_report(by=by, period=period)  # type: ignore[arg-type]
+    rows = reports.rake_report(by=by, period=period)  # type: ignore[arg-type]  # by is checked against RAKE_BY just above; the type is a Literal
     if _wants_csv(request):
-        return _csv(f"rake-by-{by}-{period.since}-{period.until}", reports.csv_rows_rake(rows, by))  # type: ignore[arg-type]
+        return _csv(f"rake-by-{by}-{period.since}-{period.until}", reports.csv_rows_rake(rows, by))  # type: ignore[arg-type]  # by is checked against RAKE_BY just above; the type is a Literal
     variants = dict(Variant.choices)
     for row in rows:
         row["label"] = variants.get(row["key"], row["key"]) if by == "variant" else row["key"]
@@ -121,8 +121,15 @@ def _profile_csv(profile: dict[str, Any]) -> Iterator[list[Any]]:
     yield ["hand", "table", "currency", "seat", "ended_at", "net_minor", "net"]
     for r in profile["hands"]:
         currency = r.table.currency
-        yield [r.hand_id, r.table.name, currency, r.seat, r.ended_at.isoformat(), r.net,
-               money_format(r.net, currency)]  # fmt: skip
+        yield [
+            r.hand_id,
+            r.table.name,
+            currency,
+            r.seat,
+            r.ended_at.isoformat(),
+            r.net,
+            money_format(r.net, currency),
+        ]
 
 
 @staff_page(REPORTS_PERMISSION)
@@ -144,15 +151,21 @@ def player_profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
 @staff_page(HAND_FULL_PERMISSION)
 def hand_page(request: HttpRequest, hand_id: int) -> HttpResponse:
     try:
-        view = staff_hand_view(staff=request.user, hand_id=hand_id)  # type: ignore[arg-type]
+        view = staff_hand_view(staff=request.user, hand_id=hand_id)  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
     except NotFound as error:
         raise Http404(error.message) from None
     except DomainError as error:  # the every-card rule's refusals, said on the page
         return refused(request, error)
     detail = view["detail"]
     readable = detail["readable"]
-    hand = {"id": detail["id"], "number": detail["number"], "table": detail["table"],
-            "started_at": detail["started_at"], "ended_at": detail["ended_at"], "full": True}  # fmt: skip
+    hand = {
+        "id": detail["id"],
+        "number": detail["number"],
+        "table": detail["table"],
+        "started_at": detail["started_at"],
+        "ended_at": detail["ended_at"],
+        "full": True,
+    }
     variants = dict(Variant.choices)
     return render(
         request,

@@ -92,13 +92,13 @@ def payments_report(*, period: Period) -> list[dict[str, Any]]:
     all, and per status (``count_<status>``, ``sum_<status>``)."""
     rows: list[dict[str, Any]] = []
     for kind, model in (("deposit", Deposit), ("withdrawal", Withdrawal)):
-        statuses = model.Status.values  # type: ignore[attr-defined]
+        statuses = model.Status.values  # type: ignore[attr-defined]  # the model is passed as a class; its manager and choices are not in the type
         per_status: dict[str, Any] = {}
         for status in statuses:
             per_status[f"count_{status}"] = Count("pk", filter=Q(status=status))
             per_status[f"sum_{status}"] = Sum("amount", filter=Q(status=status), default=0)
         grouped = (
-            model.objects.filter(created_at__gte=period.start, created_at__lt=period.end)  # type: ignore[attr-defined]
+            model.objects.filter(created_at__gte=period.start, created_at__lt=period.end)  # type: ignore[attr-defined]  # the model is passed as a class; its manager and choices are not in the type
             .annotate(day=TruncDate("created_at", tzinfo=UTC))
             .values("day", "currency")
             .annotate(count=Count("pk"), total=Sum("amount"), **per_status)
@@ -137,8 +137,22 @@ def csv_rows_rake(rows: list[dict[str, Any]], by: RakeBy) -> Iterator[list[Any]]
 def csv_rows_payments(rows: list[dict[str, Any]]) -> Iterator[list[Any]]:
     yield ["day", "currency", "kind", "status", "count", "amount_minor", "amount"]
     for r in rows:
-        yield [r["day"], r["currency"], r["kind"], "all", r["count"], r["total"],
-               money_format(r["total"], r["currency"])]  # fmt: skip
+        yield [
+            r["day"],
+            r["currency"],
+            r["kind"],
+            "all",
+            r["count"],
+            r["total"],
+            money_format(r["total"], r["currency"]),
+        ]
         for status, figures in r["statuses"].items():
-            yield [r["day"], r["currency"], r["kind"], status, figures["count"], figures["sum"],
-                   money_format(figures["sum"], r["currency"])]  # fmt: skip
+            yield [
+                r["day"],
+                r["currency"],
+                r["kind"],
+                status,
+                figures["count"],
+                figures["sum"],
+                money_format(figures["sum"], r["currency"]),
+            ]

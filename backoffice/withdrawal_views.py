@@ -41,12 +41,16 @@ def withdrawal_page(request: HttpRequest, withdrawal_id: uuid.UUID) -> HttpRespo
     if request.method == "POST":
         if form.is_valid():
             decide = (
-                withdrawal_approve if form.cleaned_data["decision"] == "approve"
+                withdrawal_approve
+                if form.cleaned_data["decision"] == "approve"
                 else withdrawal_reject
-            )  # fmt: skip
+            )
             try:
-                decided = decide(withdrawal_id=withdrawal_id, staff_user=request.user,  # type: ignore[arg-type]
-                                 reason=form.cleaned_data["reason"])  # fmt: skip
+                decided = decide(
+                    withdrawal_id=withdrawal_id,
+                    staff_user=request.user,  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
+                    reason=form.cleaned_data["reason"],
+                )
             except Forbidden as error:
                 raise PermissionDenied(error.message) from None
             except NotFound as error:

@@ -48,12 +48,13 @@ def withdrawal_review(*, withdrawal_id: uuid.UUID) -> dict[str, Any]:
     user_id = withdrawal.user_id
     since = timezone.now() - timedelta(days=REVIEW_DAYS)
     deposits = (
-        Deposit.objects.filter(user_id=user_id, status=Deposit.Status.CONFIRMED,
-                               created_at__gte=since)
+        Deposit.objects.filter(
+            user_id=user_id, status=Deposit.Status.CONFIRMED, created_at__gte=since
+        )
         .values("currency")
         .annotate(count=Count("pk"), total=Sum("amount"))
         .order_by("currency")
-    )  # fmt: skip
+    )
     return {
         "withdrawal": withdrawal,
         "two_approvals": withdrawal_needs_two_approvals(

@@ -64,7 +64,7 @@ def play_ours(hands: int, seed: int = SEED) -> tuple[float, float, list[list[Eve
                 action = choice(legal.actions)
                 amount = None
                 if action == "bet" or action == "raise":
-                    amount = randint(legal.min_to, legal.max_to)  # type: ignore[arg-type]
+                    amount = randint(legal.min_to, legal.max_to)  # type: ignore[arg-type]  # a bet's bounds are set whenever betting is legal
                 state, more = act(state, legal.actor, action, amount)
             events += more
         histories.append(events)

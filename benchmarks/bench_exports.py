@@ -88,21 +88,23 @@ def _table_specs(rng: random.Random) -> list[dict[str, Any]]:
         players = rng.randint(2, 6 if variant == "NS" else 9)
         usd = rng.random() < 0.3
         small, big = (5, 10) if usd else (50, 100)
-        specs.append({
-            "name": f"{variant}-{t} {'$' if usd else 'chips'}",
-            "variant": variant,
-            "currency": "USD" if usd else "CHIPS",
-            "small_blind": small,
-            "big_blind": big,
-            "ante": big // 10 if variant in ("NS", "NT") and rng.random() < 0.3 else 0,
-            "button_blind": big if variant == "NS" and rng.random() < 0.5 else 0,
-            "max_seats": max(players, rng.choice((2, 6, 9)) if players <= 6 else 9),
-            "min_buy_in": 20 * big,
-            "max_buy_in": 200 * big,
-            "rake_bps": 500 if rng.random() < 0.5 else 0,
-            "rake_cap": 3 * big,
-            "players": players,
-        })  # fmt: skip
+        specs.append(
+            {
+                "name": f"{variant}-{t} {'$' if usd else 'chips'}",
+                "variant": variant,
+                "currency": "USD" if usd else "CHIPS",
+                "small_blind": small,
+                "big_blind": big,
+                "ante": big // 10 if variant in ("NS", "NT") and rng.random() < 0.3 else 0,
+                "button_blind": big if variant == "NS" and rng.random() < 0.5 else 0,
+                "max_seats": max(players, rng.choice((2, 6, 9)) if players <= 6 else 9),
+                "min_buy_in": 20 * big,
+                "max_buy_in": 200 * big,
+                "rake_bps": 500 if rng.random() < 0.5 else 0,
+                "rake_cap": 3 * big,
+                "players": players,
+            }
+        )
     return specs
 
 
@@ -184,9 +186,11 @@ def _setup(env: dict[str, str], seed: int) -> dict[str, Any]:
     for spec in _table_specs(rng):
         table = Table.objects.create(**{k: v for k, v in spec.items() if k != "players"})
         bots = user_model.objects.bulk_create(
-            [user_model(username=f"{spec['name'][:20]}-{p}", password="!")
-             for p in range(spec["players"] - 1)]
-        )  # fmt: skip
+            [
+                user_model(username=f"{spec['name'][:20]}-{p}", password="!")
+                for p in range(spec["players"] - 1)
+            ]
+        )
         seats = sorted(rng.sample(range(1, spec["max_seats"] + 1), spec["players"]))
         lineup = list(zip(seats, [hero.pk] + [u.pk for u in bots], strict=True))
         tables.append({"id": table.pk, "spec": spec, "lineup": lineup})
@@ -205,8 +209,16 @@ def _generate(env: dict[str, str], hands: int, seed: int) -> dict[str, Any]:
     shares = [hands // parts + (1 if k < hands % parts else 0) for k in range(parts)]
     firsts = [1 + sum(shares[:k]) for k in range(parts)]
     tables = setup["tables"]
-    jobs = [(env, [t for i, t in enumerate(tables) if i % parts == k], firsts[k], shares[k],
-             seed + 1 + k) for k in range(parts)]  # fmt: skip
+    jobs = [
+        (
+            env,
+            [t for i, t in enumerate(tables) if i % parts == k],
+            firsts[k],
+            shares[k],
+            seed + 1 + k,
+        )
+        for k in range(parts)
+    ]
     with mp.get_context("spawn").Pool(parts) as pool:
         played = pool.starmap(_play_and_store, jobs)
     numbers = {table_id: n for part in played for table_id, n in part["numbers"].items()}
@@ -223,8 +235,9 @@ def _generate(env: dict[str, str], hands: int, seed: int) -> dict[str, Any]:
     }
 
 
-def _play_and_store(env: dict[str, str], tables: list[dict[str, Any]], first_id: int,
-                    hands: int, seed: int) -> dict[str, Any]:  # fmt: skip
+def _play_and_store(
+    env: dict[str, str], tables: list[dict[str, Any]], first_id: int, hands: int, seed: int
+) -> dict[str, Any]:
     """Plays ``hands`` hands at ``tables`` (ids from ``first_id``) and COPYs them in."""
     django_setup(env)
     import orjson
@@ -235,10 +248,14 @@ def _play_and_store(env: dict[str, str], tables: list[dict[str, Any]], first_id:
     from poker.engine.events import CardsShown
 
     rng = random.Random(seed)
-    event_columns = ("stream, seq, type, version, payload, recorded_at, actor_kind, actor_id, "
-                     "client_ip, device_id, prev_hash, hash")  # fmt: skip
-    result_columns = ("hand_id, player_id, table_id, seat, starting_stack, final_stack, net, "
-                      "won, showed, ended_at")  # fmt: skip
+    event_columns = (
+        "stream, seq, type, version, payload, recorded_at, actor_kind, actor_id, "
+        "client_ip, device_id, prev_hash, hash"
+    )
+    result_columns = (
+        "hand_id, player_id, table_id, seat, starting_stack, final_stack, net, "
+        "won, showed, ended_at"
+    )
     events_total = 0
     hand_id = first_id - 1
     numbers = dict.fromkeys((t["id"] for t in tables), 0)
@@ -265,40 +282,83 @@ def _play_and_store(env: dict[str, str], tables: list[dict[str, Any]], first_id:
                 moment += timedelta(milliseconds=rng.randint(300, 9_000))
                 stamp = moment.isoformat()
                 who = Actor() if actor is None else Actor(kind="player", user_id=ordered[actor][1])
-                new = [NewEvent(type=type(e).__name__, version=e.version, payload=e.to_dict())
-                       for e in events]  # fmt: skip
+                new = [
+                    NewEvent(type=type(e).__name__, version=e.version, payload=e.to_dict())
+                    for e in events
+                ]
                 for row in chain(
                     stream=stream, events=new, actor=who, head=head, recorded_at=moment
                 ):
                     head = (row["seq"], row["hash"])
-                    event_rows.append("\t".join((
-                        stream, str(row["seq"]), row["type"], str(row["version"]),
-                        orjson.dumps(row["payload"]).decode(), stamp,
-                        row["actor_kind"], _copy_text(row["actor_id"]), "\\N", "",
-                        row["prev_hash"], row["hash"],
-                    )))  # fmt: skip
+                    event_rows.append(
+                        "\t".join(
+                            (
+                                stream,
+                                str(row["seq"]),
+                                row["type"],
+                                str(row["version"]),
+                                orjson.dumps(row["payload"]).decode(),
+                                stamp,
+                                row["actor_kind"],
+                                _copy_text(row["actor_id"]),
+                                "\\N",
+                                "",
+                                row["prev_hash"],
+                                row["hash"],
+                            )
+                        )
+                    )
                 for e in events:
                     if isinstance(e, CardsShown):
                         showed[e.player] = format_cards(e.cards)
             events_total += head[0]
-            hand_rows.append("\t".join((
-                str(hand_id), str(table_id), str(numbers[table_id]),
-                json.dumps([s for s, _ in ordered]), json.dumps([u for _, u in ordered]),
-                at.isoformat(), stamp, "\\N", "\\N", "\\N",
-            )))  # fmt: skip
+            hand_rows.append(
+                "\t".join(
+                    (
+                        str(hand_id),
+                        str(table_id),
+                        str(numbers[table_id]),
+                        json.dumps([s for s, _ in ordered]),
+                        json.dumps([u for _, u in ordered]),
+                        at.isoformat(),
+                        stamp,
+                        "\\N",
+                        "\\N",
+                        "\\N",
+                    )
+                )
+            )
             for i, (seat, user) in enumerate(ordered):
-                result_rows.append("\t".join(map(str, (
-                    hand_id, user, table_id, seat, stacks[i], state.stacks[i],
-                    state.stacks[i] - stacks[i], state.won[i], showed.get(i, ""), stamp,
-                ))))  # fmt: skip
+                result_rows.append(
+                    "\t".join(
+                        map(
+                            str,
+                            (
+                                hand_id,
+                                user,
+                                table_id,
+                                seat,
+                                stacks[i],
+                                state.stacks[i],
+                                state.stacks[i] - stacks[i],
+                                state.won[i],
+                                showed.get(i, ""),
+                                stamp,
+                            ),
+                        )
+                    )
+                )
         with connection.cursor() as cursor:
             raw = cursor.cursor  # psycopg's own cursor: COPY
             for sql, rows in (
-                ("COPY poker_hand (id, table_id, number, seat_numbers, player_ids, started_at, "
-                 "ended_at, actor_index, turn_started_at, deadline) FROM STDIN", hand_rows),
+                (
+                    "COPY poker_hand (id, table_id, number, seat_numbers, player_ids, started_at, "
+                    "ended_at, actor_index, turn_started_at, deadline) FROM STDIN",
+                    hand_rows,
+                ),
                 (f"COPY handhistory_event ({event_columns}) FROM STDIN", event_rows),
                 (f"COPY handhistory_playerhandresult ({result_columns}) FROM STDIN", result_rows),
-            ):  # fmt: skip
+            ):
                 with raw.copy(sql) as copy:
                     copy.write("\n".join(rows) + "\n")
     connection.close()
@@ -388,8 +448,9 @@ def _selection(viewer: str, hero: int, last_hand: int) -> Any:
     return hands.filter(results__player_id=hero) if viewer == "player" else hands
 
 
-def _export(env: dict[str, str], fmt_name: str, viewer: str, hero: int, last_hand: int,
-            traced: bool) -> dict[str, Any]:  # fmt: skip
+def _export(
+    env: dict[str, str], fmt_name: str, viewer: str, hero: int, last_hand: int, traced: bool
+) -> dict[str, Any]:
     """One export in this (fresh) process: hands, seconds, CPU seconds, memory growth."""
     django_setup(env)
     import tracemalloc
@@ -456,10 +517,12 @@ def _formatting(env: dict[str, str], hands: int, hero: int) -> dict[str, Any]:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return {
         "hands": len(records),
-        "pokerkit_dumps": {"hands_per_s": round(len(texts) / wall, 1),
-                           "cpu_hands_per_s": round(len(texts) / cpu, 1)},
+        "pokerkit_dumps": {
+            "hands_per_s": round(len(texts) / wall, 1),
+            "cpu_hands_per_s": round(len(texts) / cpu, 1),
+        },
         "ours_cpu_hands_per_s": ours,
-    }  # fmt: skip
+    }
 
 
 def _in_fresh_process(target: Any, *args: Any) -> Any:
@@ -469,7 +532,7 @@ def _in_fresh_process(target: Any, *args: Any) -> Any:
 
 def _formats(env: dict[str, str]) -> list[str]:
     """Every format the exports offer (a format added later is measured without a change)."""
-    return _in_fresh_process(_format_names, env)  # type: ignore[no-any-return]
+    return _in_fresh_process(_format_names, env)  # type: ignore[no-any-return]  # the child process's answer comes back through JSON
 
 
 def _format_names(env: dict[str, str]) -> list[str]:
@@ -497,22 +560,33 @@ def run(
         if migrate.returncode != 0:
             raise SystemExit(f"migrate failed:\n{migrate.stderr}")
         data = _generate(env, hands, seed)
-        print(f"dataset: {data['hands']:,} hands, {data['events']:,} events, {data['tables']} tables "
-              f"{data['variants']}, generated in {data['seconds']} s; hash chains "
-              f"{'verify' if data['chains_ok'] else 'DO NOT verify'}", flush=True)  # fmt: skip
+        print(
+            f"dataset: {data['hands']:,} hands, {data['events']:,} events, {data['tables']} tables "
+            f"{data['variants']}, generated in {data['seconds']} s; hash chains "
+            f"{'verify' if data['chains_ok'] else 'DO NOT verify'}",
+            flush=True,
+        )
         derivation = _derive_all(env, hands)
         data["derivation"] = derivation
-        print(f"derived (texts of every format, stored): {derivation['hands']:,} hands in "
-              f"{derivation['seconds']} s by {derivation['processes']} processes, "
-              f"{derivation['hands_per_s']:,} hands/s; per process "
-              f"{derivation['cpu_hands_per_s_per_process']:,} hands/s (CPU), "
-              f"{derivation['wall_hands_per_s_per_process']:,} (wall)", flush=True)  # fmt: skip
+        print(
+            f"derived (texts of every format, stored): {derivation['hands']:,} hands in "
+            f"{derivation['seconds']} s by {derivation['processes']} processes, "
+            f"{derivation['hands_per_s']:,} hands/s; per process "
+            f"{derivation['cpu_hands_per_s_per_process']:,} hands/s (CPU), "
+            f"{derivation['wall_hands_per_s_per_process']:,} (wall)",
+            flush=True,
+        )
         alone = _in_fresh_process(_formatting, env, min(pokerkit_hands, hands), data["hero"])
         pokerkit = alone["pokerkit_dumps"]
-        print(f"formatting alone, {alone['hands']:,} hands in memory (CPU hands/s): pokerkit "
-              f"HandHistory.dumps {pokerkit['cpu_hands_per_s']:,}; ours "
-              + ", ".join(f"{k} {v:,} ({v / pokerkit['cpu_hands_per_s']:.1f}x)"
-                          for k, v in alone["ours_cpu_hands_per_s"].items()), flush=True)  # fmt: skip
+        print(
+            f"formatting alone, {alone['hands']:,} hands in memory (CPU hands/s): pokerkit "
+            f"HandHistory.dumps {pokerkit['cpu_hands_per_s']:,}; ours "
+            + ", ".join(
+                f"{k} {v:,} ({v / pokerkit['cpu_hands_per_s']:.1f}x)"
+                for k, v in alone["ours_cpu_hands_per_s"].items()
+            ),
+            flush=True,
+        )
         rows = []
         for fmt in _formats(env):
             for viewer in ("player", "staff"):
@@ -537,10 +611,13 @@ def run(
                         ),
                     }
                     rows.append(row)
-                    print(f"  {fmt:<11} {viewer:<7} {row['hands']:>7,} hands: "
-                          f"{row['hands_per_s']:>9,.1f} hands/s (CPU {row['cpu_hands_per_s']:>9,.1f}), "
-                          f"{row['vs_pokerkit_dumps']:>5}x pokerkit, RSS +{row['rss_growth_mb']} MB, "
-                          f"heap peak {row['heap_peak_mb']} MB", flush=True)  # fmt: skip
+                    print(
+                        f"  {fmt:<11} {viewer:<7} {row['hands']:>7,} hands: "
+                        f"{row['hands_per_s']:>9,.1f} hands/s (CPU {row['cpu_hands_per_s']:>9,.1f}), "
+                        f"{row['vs_pokerkit_dumps']:>5}x pokerkit, RSS +{row['rss_growth_mb']} MB, "
+                        f"heap peak {row['heap_peak_mb']} MB",
+                        flush=True,
+                    )
     finally:
         drop_database(url, BENCH_DB)
     figures = {

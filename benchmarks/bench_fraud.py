@@ -66,8 +66,9 @@ TARGET_END_TO_END_S = 60.0
 
 
 def _manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
+    )
     if done.returncode != 0:
         raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stderr[-4000:]}")
     return done.stdout
@@ -148,9 +149,24 @@ def _stats(env: dict[str, str], out: Any) -> None:
     django_setup(env)
     from fraud.models import PairStat
 
-    out.put(sorted(PairStat.objects.values_list(
-        "player_id", "partner_id", "hands", "ev_net", "ev_clip", "ev_clip_sq", "soft_opp",
-        "soft_agg", "fold_opp", "fold_cnt", "share_t", "share_v")))  # fmt: skip
+    out.put(
+        sorted(
+            PairStat.objects.values_list(
+                "player_id",
+                "partner_id",
+                "hands",
+                "ev_net",
+                "ev_clip",
+                "ev_clip_sq",
+                "soft_opp",
+                "soft_agg",
+                "fold_opp",
+                "fold_cnt",
+                "share_t",
+                "share_v",
+            )
+        )
+    )
 
 
 def _timed_manage(env: dict[str, str], *args: str) -> tuple[float, float]:
@@ -167,8 +183,13 @@ def _rate(hands: int, seconds: float) -> float:
     return round(hands / seconds, 1) if seconds else 0.0
 
 
-def speed_bench(hands: int = 100_000, workers: int = WORKERS, db: str | None = None,
-          json_path: Path | str | None = SPEED_JSON, chunk: int = CHUNK) -> dict[str, Any]:  # fmt: skip
+def speed_bench(
+    hands: int = 100_000,
+    workers: int = WORKERS,
+    db: str | None = None,
+    json_path: Path | str | None = SPEED_JSON,
+    chunk: int = CHUNK,
+) -> dict[str, Any]:
     """The speed of deriving, counting and scoring on ``hands`` generated stored hands (or
     on the hands of database ``db``, kept)."""
     from benchmarks.bench_exports import _generate
@@ -183,20 +204,29 @@ def speed_bench(hands: int = 100_000, workers: int = WORKERS, db: str | None = N
         if not db:
             _manage(env, "migrate", "--noinput")
             generated = _generate(env, hands, SEED)
-            print(f"generated {generated['hands']:,} hands ({generated['events']:,} events, "
-                  f"{generated['tables']} tables) in {generated['seconds']} s", flush=True)  # fmt: skip
+            print(
+                f"generated {generated['hands']:,} hands ({generated['events']:,} events, "
+                f"{generated['tables']} tables) in {generated['seconds']} s",
+                flush=True,
+            )
         figures: dict[str, Any] = {"generated": generated, "chunk_hands": chunk}
 
         def step(name: str, target: Any, n: int, facts: bool) -> None:
             ids = _in_process(_forget, env, facts)
             chunks = [ids[i : i + chunk] for i in range(0, len(ids), chunk)]
             counted, wall, cpu = _workers(target, env, chunks, n)
-            figures[name] = {"hands": counted, "workers": n, "seconds": round(wall, 2),
-                             "hands_per_s": _rate(counted, wall),
-                             "cpu_hands_per_s": _rate(counted, cpu)}  # fmt: skip
-            print(f"  {name:<22} {n} worker(s): {counted:,} hands in {wall:6.1f} s: "
-                  f"{_rate(counted, wall):>9,.0f} hands/s (CPU {_rate(counted, cpu):>9,.0f})",
-                  flush=True)  # fmt: skip
+            figures[name] = {
+                "hands": counted,
+                "workers": n,
+                "seconds": round(wall, 2),
+                "hands_per_s": _rate(counted, wall),
+                "cpu_hands_per_s": _rate(counted, cpu),
+            }
+            print(
+                f"  {name:<22} {n} worker(s): {counted:,} hands in {wall:6.1f} s: "
+                f"{_rate(counted, wall):>9,.0f} hands/s (CPU {_rate(counted, cpu):>9,.0f})",
+                flush=True,
+            )
 
         step("derive_facts", _derive, 1, True)
         step("derive_facts_workers", _derive, workers, True)
@@ -210,25 +240,34 @@ def speed_bench(hands: int = 100_000, workers: int = WORKERS, db: str | None = N
             figures["count_stored_workers"]["seconds"] + scoring, 1
         )
         wall, cpu = _timed_manage(env, "fraud_analyse", "--rebuild", "--verbosity", "0")
-        figures["fraud_analyse_rebuild_stored"] = {"seconds": round(wall, 1),
-                                                   "cpu_seconds": round(cpu, 1)}  # fmt: skip
+        figures["fraud_analyse_rebuild_stored"] = {
+            "seconds": round(wall, 1),
+            "cpu_seconds": round(cpu, 1),
+        }
         _in_process(_forget, env, True)
         wall, cpu = _timed_manage(env, "fraud_analyse", "--rebuild", "--verbosity", "0")
-        figures["fraud_analyse_rebuild_bare"] = {"seconds": round(wall, 1),
-                                                 "cpu_seconds": round(cpu, 1)}  # fmt: skip
+        figures["fraud_analyse_rebuild_bare"] = {
+            "seconds": round(wall, 1),
+            "cpu_seconds": round(cpu, 1),
+        }
         figures["same_stats_stored_and_bare"] = _in_process(_stats, env) == stored_stats
     finally:
         if not db:
             drop_database(url, SPEED_DB)
-    figures["targets"] = {"hands_per_s_per_worker": TARGET_HANDS_PER_S_PER_WORKER,
-                          "end_to_end_s": TARGET_END_TO_END_S}  # fmt: skip
-    print(f"  scoring {scoring:.2f} s ({found} suspicions); end to end with {workers} workers "
-          f"(facts stored) {figures['end_to_end_s_with_workers']} s (target "
-          f"{TARGET_END_TO_END_S:.0f} s); fraud_analyse --rebuild: facts stored "
-          f"{figures['fraud_analyse_rebuild_stored']['seconds']} s, bare events "
-          f"{figures['fraud_analyse_rebuild_bare']['seconds']} s; pair statistics from stored "
-          f"facts {'equal' if figures['same_stats_stored_and_bare'] else 'DIFFER FROM'} those "
-          "from bare events", flush=True)  # fmt: skip
+    figures["targets"] = {
+        "hands_per_s_per_worker": TARGET_HANDS_PER_S_PER_WORKER,
+        "end_to_end_s": TARGET_END_TO_END_S,
+    }
+    print(
+        f"  scoring {scoring:.2f} s ({found} suspicions); end to end with {workers} workers "
+        f"(facts stored) {figures['end_to_end_s_with_workers']} s (target "
+        f"{TARGET_END_TO_END_S:.0f} s); fraud_analyse --rebuild: facts stored "
+        f"{figures['fraud_analyse_rebuild_stored']['seconds']} s, bare events "
+        f"{figures['fraud_analyse_rebuild_bare']['seconds']} s; pair statistics from stored "
+        f"facts {'equal' if figures['same_stats_stored_and_bare'] else 'DIFFER FROM'} those "
+        "from bare events",
+        flush=True,
+    )
     if json_path:
         Path(json_path).parent.mkdir(parents=True, exist_ok=True)
         Path(json_path).write_text(json.dumps(figures, indent=2))
@@ -281,9 +320,15 @@ def _ids_after_reset(env: dict[str, str], out: Any) -> None:
     out.put(_reset(env))
 
 
-def run(hands: int = 100_000, players: int = 60, seed: int = SEED, workers: int = WORKERS,
-        db: str | None = None, truth: str | None = None,
-        json_path: Path | str | None = DEFAULT_JSON) -> dict[str, Any]:  # fmt: skip
+def run(
+    hands: int = 100_000,
+    players: int = 60,
+    seed: int = SEED,
+    workers: int = WORKERS,
+    db: str | None = None,
+    truth: str | None = None,
+    json_path: Path | str | None = DEFAULT_JSON,
+) -> dict[str, Any]:
     if os.environ.get("BENCH_FRAUD_MODE") == "speed":
         return speed_bench(hands, workers)
     url = server_url()
@@ -297,8 +342,16 @@ def run(hands: int = 100_000, players: int = 60, seed: int = SEED, workers: int 
             if truth:
                 args += ["--truth", truth]
             else:
-                args += ["--seed", str(seed), "--hands", str(hands), "--players", str(players),
-                         "--workers", str(workers)]  # fmt: skip
+                args += [
+                    "--seed",
+                    str(seed),
+                    "--hands",
+                    str(hands),
+                    "--players",
+                    str(players),
+                    "--workers",
+                    str(workers),
+                ]
             started = time.perf_counter()
             printed = _manage(env, "fraud_eval", *args)
             eval_s = time.perf_counter() - started
@@ -349,8 +402,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--truth", default=None, help="that room's truth file")
     parser.add_argument("--json", default=None)
     parser.add_argument("--chunk", type=int, default=CHUNK, help="hands per chunk (--speed)")
-    parser.add_argument("--speed", action="store_true",
-                        help="speed alone, on generated stored hands (see above)")  # fmt: skip
+    parser.add_argument(
+        "--speed", action="store_true", help="speed alone, on generated stored hands (see above)"
+    )
     args = parser.parse_args(argv)
     if args.speed:
         if args.truth:
@@ -359,8 +413,15 @@ def main(argv: list[str]) -> int:
         return 0
     if bool(args.db) != bool(args.truth):
         parser.error("--db and --truth go together")
-    run(args.hands, args.players, args.seed, args.workers, args.db, args.truth,
-        args.json or DEFAULT_JSON)  # fmt: skip
+    run(
+        args.hands,
+        args.players,
+        args.seed,
+        args.workers,
+        args.db,
+        args.truth,
+        args.json or DEFAULT_JSON,
+    )
     return 0
 
 

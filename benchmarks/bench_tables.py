@@ -66,21 +66,40 @@ def _setup(env: dict[str, str], tables: int, players: int) -> list[int]:
     user_model = get_user_model()
     ids = []
     for t in range(tables):
-        table = table_create(name=f"bench-{t}", variant="NT", small_blind=50, big_blind=100,
-                             min_buy_in=2_000, max_buy_in=1_000_000, max_seats=players)  # fmt: skip
+        table = table_create(
+            name=f"bench-{t}",
+            variant="NT",
+            small_blind=50,
+            big_blind=100,
+            min_buy_in=2_000,
+            max_buy_in=1_000_000,
+            max_seats=players,
+        )
         ids.append(table.pk)
         for p in range(players):
             user = user_model.objects.create_user(username=f"bot-{t}-{p}", password=None)
             cash = money.player_cash_account(player_id=user.pk, currency="CHIPS")
-            ledger_transfer(transfer_id=uuid.uuid4(), debit_account_id=issuer.pk, credit_account_id=cash.pk,
-                            amount=10**9, currency="CHIPS", code="bench_grant")  # fmt: skip
-            table_sit(table_id=table.pk, player_id=user.pk, buy_in=1_000_000, key=f"sit-{t}-{p}",
-                      actor=Actor(kind="player", user_id=user.pk))  # fmt: skip
+            ledger_transfer(
+                transfer_id=uuid.uuid4(),
+                debit_account_id=issuer.pk,
+                credit_account_id=cash.pk,
+                amount=10**9,
+                currency="CHIPS",
+                code="bench_grant",
+            )
+            table_sit(
+                table_id=table.pk,
+                player_id=user.pk,
+                buy_in=1_000_000,
+                key=f"sit-{t}-{p}",
+                actor=Actor(kind="player", user_id=user.pk),
+            )
     return ids
 
 
-def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int, threads: int,
-            out: Any) -> None:  # fmt: skip
+def _worker(
+    env: dict[str, str], table_ids: list[int], seconds: float, seed: int, threads: int, out: Any
+) -> None:
     """One worker process: ``threads`` bot threads, each playing its share of the tables
     (a thread's wait on PostgreSQL is another's turn to run Python)."""
     import threading
@@ -88,19 +107,24 @@ def _worker(env: dict[str, str], table_ids: list[int], seconds: float, seed: int
     django_setup(env)
     results: list[dict[str, Any]] = []
     bots = [
-        threading.Thread(target=lambda i=i: results.append(
-            _play(table_ids[i::threads], seconds, seed * threads + i)))
+        threading.Thread(
+            target=lambda i=i: results.append(
+                _play(table_ids[i::threads], seconds, seed * threads + i)
+            )
+        )
         for i in range(threads)
-    ]  # fmt: skip
+    ]
     for bot in bots:
         bot.start()
     for bot in bots:
         bot.join()
-    out.put({
-        "latencies": [x for r in results for x in r["latencies"]],
-        "hands": sum(r["hands"] for r in results),
-        "errors": sum(r["errors"] for r in results),
-    })  # fmt: skip
+    out.put(
+        {
+            "latencies": [x for r in results for x in r["latencies"]],
+            "hands": sum(r["hands"] for r in results),
+            "errors": sum(r["errors"] for r in results),
+        }
+    )
 
 
 def _play(table_ids: list[int], seconds: float, seed: int) -> dict[str, Any]:
@@ -157,8 +181,14 @@ def _play(table_ids: list[int], seconds: float, seed: int) -> dict[str, Any]:
             counter += 1
             started = time.perf_counter()
             try:
-                table_act(table_id=table_id, player_id=player_id, action=action, amount=amount,
-                          key=f"b{seed}-{counter}", actor=Actor(kind="player", user_id=player_id))  # fmt: skip
+                table_act(
+                    table_id=table_id,
+                    player_id=player_id,
+                    action=action,
+                    amount=amount,
+                    key=f"b{seed}-{counter}",
+                    actor=Actor(kind="player", user_id=player_id),
+                )
             except Exception:
                 errors += 1
                 continue
@@ -184,8 +214,9 @@ def _load_costs(env: dict[str, str]) -> dict[str, float]:
     hands = list(latest.values())[:200]
     for hand in hands:  # publish their states, as a command's commit does
         state, head = hand_state(hand, use_snapshot=False)
-        basis = Published(version=0, public={}, player_ids=(), state=state, hand_id=hand.pk,
-                          head=head)  # fmt: skip
+        basis = Published(
+            version=0, public={}, player_ids=(), state=state, hand_id=hand.pk, head=head
+        )
         publish(hand.table_id, basis)
     timings = {}
     for label, use in (("replay_ms", False), ("snapshot_ms", True)):

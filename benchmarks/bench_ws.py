@@ -98,18 +98,35 @@ def _setup(env: dict[str, str], tables: int) -> list[list[str]]:
     user_model = get_user_model()
     out = []
     for t in range(tables):
-        table = table_create(name=f"ws-{t}", variant="NT", small_blind=50, big_blind=100,
-                             min_buy_in=2_000, max_buy_in=10_000_000, max_seats=BOTS_PER_TABLE,
-                             action_seconds=600)  # fmt: skip
+        table = table_create(
+            name=f"ws-{t}",
+            variant="NT",
+            small_blind=50,
+            big_blind=100,
+            min_buy_in=2_000,
+            max_buy_in=10_000_000,
+            max_seats=BOTS_PER_TABLE,
+            action_seconds=600,
+        )
         tokens = []
         for p in range(BOTS_PER_TABLE):
             user = user_model.objects.create_user(username=f"wsbot-{t}-{p}", password=None)
             cash = money.player_cash_account(player_id=user.pk, currency="CHIPS")
-            ledger_transfer(transfer_id=uuid.uuid4(), debit_account_id=issuer.pk,
-                            credit_account_id=cash.pk, amount=10**9, currency="CHIPS",
-                            code="bench_grant")  # fmt: skip
-            table_sit(table_id=table.pk, player_id=user.pk, buy_in=10_000_000,
-                      key=f"sit-{t}-{p}", actor=Actor(kind="player", user_id=user.pk))  # fmt: skip
+            ledger_transfer(
+                transfer_id=uuid.uuid4(),
+                debit_account_id=issuer.pk,
+                credit_account_id=cash.pk,
+                amount=10**9,
+                currency="CHIPS",
+                code="bench_grant",
+            )
+            table_sit(
+                table_id=table.pk,
+                player_id=user.pk,
+                buy_in=10_000_000,
+                key=f"sit-{t}-{p}",
+                actor=Actor(kind="player", user_id=user.pk),
+            )
             tokens.append(Token.objects.create(user=user).key)
         out.append([str(table.pk), *tokens])
     return out
@@ -172,8 +189,9 @@ class _Table:
     def _settle(self, version: int) -> None:
         if version not in self.acts:
             return
-        others = {b: t for b, t in self.arrivals.get(version, {}).items()
-                  if b != self.actor_of[version]}  # fmt: skip
+        others = {
+            b: t for b, t in self.arrivals.get(version, {}).items() if b != self.actor_of[version]
+        }
         if len(others) == self.seats - 1:
             sent = self.acts.pop(version)
             self.latencies.append((sent, max(others.values()) - sent))
@@ -181,9 +199,18 @@ class _Table:
             self.actor_of.pop(version, None)
 
 
-async def _bot(urls: list[str], table: _Table, index: int, token: str, go: asyncio.Event,
-               stop_at: list[float], stats: dict[str, int], samples: dict[str, str],
-               rng: random.Random, think_s: float) -> None:  # fmt: skip
+async def _bot(
+    urls: list[str],
+    table: _Table,
+    index: int,
+    token: str,
+    go: asyncio.Event,
+    stop_at: list[float],
+    stats: dict[str, int],
+    samples: dict[str, str],
+    rng: random.Random,
+    think_s: float,
+) -> None:
     import websockets
 
     version = -1
@@ -219,8 +246,17 @@ async def _bot(urls: list[str], table: _Table, index: int, token: str, go: async
             counter += 1
             key = f"{index}-{counter}"
             table.sent[key] = time.perf_counter()
-            await ws.send(json.dumps({"type": "act", "action": action, "amount": amount,
-                                      "version": version, "key": key}))  # fmt: skip
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "act",
+                        "action": action,
+                        "amount": amount,
+                        "version": version,
+                        "key": key,
+                    }
+                )
+            )
             stats["sent"] += 1
 
         async def on_go() -> None:
@@ -261,8 +297,15 @@ async def _bot(urls: list[str], table: _Table, index: int, token: str, go: async
             starter.cancel()
 
 
-async def _clients(urls: list[str], tables: list[list[str]], seconds: float, ready: Any, go_event: Any,
-                   seed: int, think_s: float) -> dict[str, Any]:  # fmt: skip
+async def _clients(
+    urls: list[str],
+    tables: list[list[str]],
+    seconds: float,
+    ready: Any,
+    go_event: Any,
+    seed: int,
+    think_s: float,
+) -> dict[str, Any]:
     rng = random.Random(seed)
     go = asyncio.Event()
     stop_at = [float("inf")]
@@ -309,8 +352,16 @@ async def _clients(urls: list[str], tables: list[list[str]], seconds: float, rea
     }
 
 
-def _client_entry(urls: list[str], tables: list[list[str]], seconds: float, ready: Any, go: Any,
-                  seed: int, think_s: float, out: Any) -> None:  # fmt: skip
+def _client_entry(
+    urls: list[str],
+    tables: list[list[str]],
+    seconds: float,
+    ready: Any,
+    go: Any,
+    seed: int,
+    think_s: float,
+    out: Any,
+) -> None:
     out.put(asyncio.run(_clients(urls, tables, seconds, ready, go, seed, think_s)))
 
 
@@ -319,11 +370,27 @@ def _client_entry(urls: list[str], tables: list[list[str]], seconds: float, read
 
 def _start_server(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--no-access-log", "--log-level", "warning",
-         "--ws-max-size", "65536", "--ws-per-message-deflate", "false"],
-        cwd=ROOT, env=env, start_new_session=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            "--ws-max-size",
+            "65536",
+            "--ws-per-message-deflate",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -385,8 +452,11 @@ def run_once(
     url = server_url()
     env = bench_env(recreate_database(url, BENCH_DB))
     prefix = f"benchws{uuid.uuid4().hex[:8]}"
-    env.update(REDIS_URL=os.environ["REDIS_URL"], CHANNEL_PREFIX=prefix,
-               ALLOWED_HOSTS="127.0.0.1,localhost")  # fmt: skip
+    env.update(
+        REDIS_URL=os.environ["REDIS_URL"],
+        CHANNEL_PREFIX=prefix,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+    )
     ctx = mp.get_context("spawn")
     servers: list[subprocess.Popen[bytes]] = []
     procs: list[Any] = []
@@ -408,11 +478,12 @@ def run_once(
         ready, go, results = ctx.Queue(), ctx.Event(), ctx.Queue()
         chunks = [rows[i::clients] for i in range(clients) if rows[i::clients]]
         procs = [
-            ctx.Process(target=_client_entry,
-                        args=(urls, chunk, seconds, ready, go, i,
-                              think_ms / 1000, results))
+            ctx.Process(
+                target=_client_entry,
+                args=(urls, chunk, seconds, ready, go, i, think_ms / 1000, results),
+            )
             for i, chunk in enumerate(chunks)
-        ]  # fmt: skip
+        ]
         for p in procs:
             p.start()
         connected = sum(_get(ready, procs, 120) for _ in procs)
@@ -515,8 +586,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=SERVERS, help="server processes")
     parser.add_argument("--clients", type=int, default=1, help="bot client processes")
-    parser.add_argument("--think-ms", type=float, default=None,
-                        help="one run with this mean think time (default: saturated, then paced)")  # fmt: skip
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=None,
+        help="one run with this mean think time (default: saturated, then paced)",
+    )
     parser.add_argument("--json", default=str(DEFAULT_JSON))
     args = parser.parse_args(argv)
     if args.think_ms is None:

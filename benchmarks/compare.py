@@ -39,6 +39,7 @@ SCRATCH = ROOT / "var" / "bench-compare"
 #: What each bench name runs: the module, its extra arguments, and the figures compared
 #: with the direction that is better. The paced WebSocket run's actions/s is the load the
 #: bots offer (their think time), not a result, so it is not compared.
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 BENCHES: dict[str, tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]] = {
     "tables": (
         "benchmarks.bench_tables",
@@ -61,6 +62,7 @@ ALIASES = {"ws": ("ws-saturated", "ws-paced")}
 
 #: Bench sizes. ``full`` is each bench's own default (what the notes quote); ``tiny`` only
 #: proves the machinery (the WebSocket bench measures after a 3 s warm-up).
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 SIZES: dict[str, dict[str, tuple[str, ...]]] = {
     "tiny": {"benchmarks.bench_tables": ("--tables", "2", "--seconds", "3", "--workers", "1",
                                          "--threads", "1"),
@@ -113,8 +115,9 @@ def base_tree(rev: str) -> Tree:
     path = SCRATCH / sha[:12]
     if not (path / "manage.py").exists():
         path.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "archive", sha], cwd=ROOT, check=True,
-                                 capture_output=True).stdout  # fmt: skip
+        archive = subprocess.run(
+            ["git", "archive", sha], cwd=ROOT, check=True, capture_output=True
+        ).stdout
         with tarfile.open(fileobj=BytesIO(archive)) as tar:
             tar.extractall(path, filter="data")
     return Tree("base", sha[:10], path, _python_for(path))
@@ -131,8 +134,12 @@ def _python_for(tree: Path) -> str:
         python = venv / "bin" / "python"
         if not python.exists():
             subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-            packages = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                                      check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
+            packages = subprocess.run(
+                [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
             (Path(packages) / "head-venv.pth").write_text(sysconfig.get_path("purelib") + "\n")
         return str(python)
     venv = tree / ".venv"
@@ -140,8 +147,9 @@ def _python_for(tree: Path) -> str:
     if not python.exists():
         print(f"[compare] the base needs other packages: installing them in {venv}", flush=True)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-e", str(tree)],
-                       check=True)  # fmt: skip
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", "-e", str(tree)], check=True
+        )
     return str(python)
 
 
@@ -180,13 +188,17 @@ def run_bench(tree: Tree, bench: str, size: str, out: Path) -> dict[str, Any]:
     started = time.perf_counter()
     done = subprocess.run(argv, cwd=tree.path, env=env, capture_output=True, text=True)
     if done.returncode != 0 or not out.exists():
-        raise SystemExit(f"{bench} on {tree.label} ({tree.commit}) failed:\n{done.stdout}\n"
-                         f"{done.stderr}")  # fmt: skip
+        raise SystemExit(
+            f"{bench} on {tree.label} ({tree.commit}) failed:\n{done.stdout}\n{done.stderr}"
+        )
     figures: dict[str, Any] = json.loads(out.read_text())
     figures["code_root"] = code_file.read_text()
-    print(f"[compare] {bench:<12} {tree.label} {tree.commit}: "
-          + ", ".join(f"{name} {figures.get(name)}" for name, _ in BENCHES[bench][2])
-          + f" ({time.perf_counter() - started:.0f} s)", flush=True)  # fmt: skip
+    print(
+        f"[compare] {bench:<12} {tree.label} {tree.commit}: "
+        + ", ".join(f"{name} {figures.get(name)}" for name, _ in BENCHES[bench][2])
+        + f" ({time.perf_counter() - started:.0f} s)",
+        flush=True,
+    )
     return figures
 
 
@@ -194,8 +206,9 @@ def expand(names: list[str]) -> list[str]:
     benches = [b for name in names for b in ALIASES.get(name, (name,))]
     unknown = sorted(set(benches) - set(BENCHES))
     if unknown:
-        raise SystemExit(f"unknown bench(es): {', '.join(unknown)}; have: tables, ws, "
-                         f"{', '.join(BENCHES)}")  # fmt: skip
+        raise SystemExit(
+            f"unknown bench(es): {', '.join(unknown)}; have: tables, ws, {', '.join(BENCHES)}"
+        )
     return benches
 
 
@@ -233,8 +246,16 @@ def compare(base: Tree, head: Tree, benches: list[str], rounds: int, size: str) 
         for name, better in BENCHES[bench][2]:
             b = _median([r.get(name) for r in runs[bench]["base"]])
             h = _median([r.get(name) for r in runs[bench]["head"]])
-            figures.append({"bench": bench, "figure": name, "better": better, "base": b,
-                            "head": h, "ratio": round(h / b, 3) if b and h is not None else None})  # fmt: skip
+            figures.append(
+                {
+                    "bench": bench,
+                    "figure": name,
+                    "better": better,
+                    "base": b,
+                    "head": h,
+                    "ratio": round(h / b, 3) if b and h is not None else None,
+                }
+            )
     return {
         "base": {"commit": base.commit, "path": str(base.path), "python": base.python},
         "head": {"commit": head.commit, "path": str(head.path), "python": head.python},
@@ -269,8 +290,10 @@ def table(result: dict[str, Any]) -> str:
     ]
     for f in result["figures"]:
         ratio = "-" if f["ratio"] is None else f"{f['ratio']:.3f}"
-        lines.append(f"{f['bench']:<13}{f['figure']:<15}{f['better']:<8}{f['base']!s:>10}"
-                     f"{f['head']!s:>10}{ratio:>11}  {verdict(f)}")  # fmt: skip
+        lines.append(
+            f"{f['bench']:<13}{f['figure']:<15}{f['better']:<8}{f['base']!s:>10}"
+            f"{f['head']!s:>10}{ratio:>11}  {verdict(f)}"
+        )
     for bench, sides in result["checks"].items():
         for side, wrong in sides.items():
             if wrong:
@@ -284,8 +307,9 @@ def record(head: Tree, rounds: int, size: str) -> str:
     medians: dict[str, dict[str, float | None]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-record-") as tmp:
         for bench in expand(["tables", "ws"]):
-            runs = [run_bench(head, bench, size, Path(tmp) / f"{bench}-{n}.json")
-                    for n in range(rounds)]  # fmt: skip
+            runs = [
+                run_bench(head, bench, size, Path(tmp) / f"{bench}-{n}.json") for n in range(rounds)
+            ]
             medians[bench] = {n: _median([r.get(n) for r in runs]) for n, _ in BENCHES[bench][2]}
     line = history_line(head.commit, medians, size, rounds)
     with HISTORY.open("a") as history:
@@ -293,8 +317,9 @@ def record(head: Tree, rounds: int, size: str) -> str:
     return line
 
 
-def history_line(commit: str, medians: dict[str, dict[str, float | None]], size: str,
-                 rounds: int) -> str:  # fmt: skip
+def history_line(
+    commit: str, medians: dict[str, dict[str, float | None]], size: str, rounds: int
+) -> str:
     """The history's row for these medians, in the columns of its header."""
     t, sat, paced = medians["tables"], medians["ws-saturated"], medians["ws-paced"]
     return (
@@ -306,7 +331,9 @@ def history_line(commit: str, medians: dict[str, dict[str, float | None]], size:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--base", help="the revision to compare against (a commit, tag, branch)")
     parser.add_argument(
         "--record", action="store_true", help="append this tree's figures to the history"
@@ -314,7 +341,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--benches", default="tables ws", help='e.g. "tables ws" or "ws-paced"')
     parser.add_argument("--size", choices=sorted(SIZES), default="full")
-    parser.add_argument("--json", help="where to write the comparison (default results/compare-<base>-<head>.json)")  # fmt: skip
+    parser.add_argument(
+        "--json", help="where to write the comparison (default results/compare-<base>-<head>.json)"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     if args.rounds < 1:

@@ -16,8 +16,8 @@ app.autodiscover_tasks()
 
 
 # celeryd_init: before the worker's first warning (running as root...).
-@signals.celeryd_init.connect  # type: ignore[untyped-decorator]
-@signals.setup_logging.connect  # type: ignore[untyped-decorator]
+@signals.celeryd_init.connect  # type: ignore[untyped-decorator]  # Celery's decorators are untyped
+@signals.setup_logging.connect  # type: ignore[untyped-decorator]  # Celery's decorators are untyped
 def _log_like_django(**kwargs: object) -> None:
     """A receiver of ``setup_logging`` stops Celery from installing its own plain-text
     handlers (worker and beat), so its lines go through Django's LOGGING: one JSON object

@@ -12,7 +12,7 @@ from django.views.decorators.csrf import csrf_protect
 from core.models import IdempotencyRecord
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # django-stubs: generic in the model
     """Rows staff may look at but never add, change or delete here (records of what
     happened: history, money, reviews); changes go through the services."""
 
@@ -26,7 +26,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class DurableServiceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class DurableServiceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # django-stubs: generic in the model
     """An admin whose form saves through a service that runs its own durable transaction
     (money, KYC): Django wraps the form view in ``transaction.atomic()``, in which such a
     service refuses to run, so the view runs unwrapped; the service is the only write."""
@@ -39,7 +39,7 @@ class DurableServiceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         form_url: str = "",
         extra_context: dict[str, Any] | None = None,
     ) -> Any:
-        return self._changeform_view(request, object_id, form_url, extra_context)  # type: ignore[attr-defined]
+        return self._changeform_view(request, object_id, form_url, extra_context)  # type: ignore[attr-defined]  # a private method of Django's admin, not in the stubs
 
 
 @admin.register(IdempotencyRecord)

@@ -29,7 +29,7 @@ class BoundedCache(MutableMapping[K, V], Generic[K, V]):
         self._data: dict[K, V] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]
+    def get(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]  # narrower than dict's overloads on purpose: one signature
         # No lock: one dict lookup is atomic in CPython, and reads are the hot path (every
         # WebSocket frame sent, every warm command); the lock orders the writers.
         return self._data.get(key, default)
@@ -40,7 +40,7 @@ class BoundedCache(MutableMapping[K, V], Generic[K, V]):
                 del self._data[next(iter(self._data))]
             self._data[key] = value
 
-    def pop(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]
+    def pop(self, key: K, default: V | None = None) -> V | None:  # type: ignore[override]  # narrower than dict's overloads on purpose: one signature
         """The entry removed, or ``default``: taking an entry out never raises."""
         with self._lock:
             return self._data.pop(key, default)

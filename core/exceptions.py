@@ -63,7 +63,7 @@ def map_exception(exc: BaseException) -> tuple[int, dict[str, Any]] | None:
     for error_type, default_status in _FOREIGN_ERRORS.items():
         if isinstance(exc, error_type):
             status = int(getattr(exc, "status", default_status))
-            return status, error_body(exc.code, exc.message, dict(exc.extra))  # type: ignore[attr-defined]
+            return status, error_body(exc.code, exc.message, dict(exc.extra))  # type: ignore[attr-defined]  # registered foreign errors carry code, message and extra by contract
     if isinstance(exc, Http404):
         return 404, error_body("not_found", "Not found.")
     if isinstance(exc, DjangoPermissionDenied):

@@ -33,6 +33,7 @@ class RequestIdFilter(logging.Filter):
 #: Names whose values are secrets wherever they appear: in a query string or a form
 #: (``?token=...``), as ``name: value`` or ``"name": "value"`` in a message, or as an
 #: ``extra=`` key. "seed" is the deck seed, secret until the hand reveals it.
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 SECRET_NAMES = (
     "token", "access_token", "api_key", "apikey", "session_key", "password", "passwd", "secret",
     "sessionid", "session", "csrftoken", "csrfmiddlewaretoken", "csrf", "signature", "seed",

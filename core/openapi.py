@@ -27,7 +27,7 @@ from rest_framework import serializers
 ERROR_SCHEMA = "Error"
 
 
-class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     """The shape of every error (the ``Error`` component)."""
 
     code = serializers.CharField()

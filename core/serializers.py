@@ -62,7 +62,7 @@ class QueryBooleanField(serializers.BooleanField):
         return super().get_value(dictionary)
 
 
-class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     """Refuses a body that is not a JSON object or carries fields it does not know."""
 
     @classmethod

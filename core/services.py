@@ -29,7 +29,7 @@ def user_register(*, username: str, password: str) -> AbstractBaseUser:
     user_model = get_user_model()
     candidate = user_model(username=username)
     try:
-        user_model.username_validator(username)  # type: ignore[attr-defined]
+        user_model.username_validator(username)  # type: ignore[attr-defined]  # AbstractUser's validator; the stubs type the base user model
     except DjangoValidationError as exc:
         raise InvalidRequest(" ".join(exc.messages), code="invalid_username") from None
     username_check(username=username)

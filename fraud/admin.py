@@ -38,9 +38,17 @@ class DecisionForm(forms.Form):
 
 
 @admin.register(Case)
-class CaseAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("id", "who", "kinds_text", "score_text", "status", "assignee",
-                    "hands_together", "updated_at")  # fmt: skip
+class CaseAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # django-stubs: generic in the model
+    list_display = (
+        "id",
+        "who",
+        "kinds_text",
+        "score_text",
+        "status",
+        "assignee",
+        "hands_together",
+        "updated_at",
+    )
     list_filter = ("status",)
     search_fields = ("=id", "players__username", "subject")
     ordering = ("-score", "-id")
@@ -69,11 +77,17 @@ class CaseAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def get_urls(self) -> list[URLPattern]:
         own = [
-            path("<id:case_id>/change/", self.admin_site.admin_view(self.review_view),
-                 name="fraud_case_change"),
-            path("<id:case_id>/act/<str:action>/", self.admin_site.admin_view(self.act_view),
-                 name="fraud_case_act"),
-        ]  # fmt: skip
+            path(
+                "<id:case_id>/change/",
+                self.admin_site.admin_view(self.review_view),
+                name="fraud_case_change",
+            ),
+            path(
+                "<id:case_id>/act/<str:action>/",
+                self.admin_site.admin_view(self.act_view),
+                name="fraud_case_act",
+            ),
+        ]
         return own + super().get_urls()
 
     def review_view(self, request: HttpRequest, case_id: int) -> HttpResponse:
@@ -132,8 +146,9 @@ class CaseAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 if action == "dismiss":
                     services.case_dismiss(case_id=case_id, reason=reason, by=user)
                 else:
-                    services.case_confirm(case_id=case_id, reason=reason,
-                                          freeze=form.cleaned_data["freeze"], by=user)  # fmt: skip
+                    services.case_confirm(
+                        case_id=case_id, reason=reason, freeze=form.cleaned_data["freeze"], by=user
+                    )
             else:
                 raise PermissionDenied
         except DomainError as error:
@@ -173,10 +188,12 @@ def ring_picture(case: Case, names: dict[int, str]) -> dict[str, Any]:
     ids = sorted(names)
     centre = _SIZE / 2
     at = {
-        pid: (centre + _RADIUS * math.cos(2 * math.pi * k / len(ids) - math.pi / 2),
-              centre + _RADIUS * math.sin(2 * math.pi * k / len(ids) - math.pi / 2))
+        pid: (
+            centre + _RADIUS * math.cos(2 * math.pi * k / len(ids) - math.pi / 2),
+            centre + _RADIUS * math.sin(2 * math.pi * k / len(ids) - math.pi / 2),
+        )
         for k, pid in enumerate(ids)
-    }  # fmt: skip
+    }
     top = max((float(p.get("score", 0)) for p in case.pairs), default=0.0) or 1.0
     edges = []
     for pair in case.pairs:

@@ -148,8 +148,17 @@ def _rate(k: float, n: float) -> float:
     return k / n if n else 0.0
 
 
-def _score(a: int, b: int, ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: PairFacts, room_agg: float,
-           room_fold: float, room_give: float) -> PairScore:  # fmt: skip
+def _score(
+    a: int,
+    b: int,
+    ab: PairFacts,
+    ba: PairFacts,
+    ta: PairFacts,
+    tb: PairFacts,
+    room_agg: float,
+    room_fold: float,
+    room_give: float,
+) -> PairScore:
     n = ab.hands
     long_t, expected = _long_flow(ab, ba, ta, tb)
     short_z, short_t, gives = _short_flow(ab, ba, ta, tb, room_give)
@@ -177,23 +186,33 @@ def _score(a: int, b: int, ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: Pair
         Case.Kind.SOFT_PLAY: {
             "aggression_with_strong_hands": _f(
                 _rate(ab.soft_agg + ba.soft_agg, ab.soft_opp + ba.soft_opp),
-                _rate(ta.soft_agg + tb.soft_agg - ab.soft_agg - ba.soft_agg,
-                      ta.soft_opp + tb.soft_opp - ab.soft_opp - ba.soft_opp)),
+                _rate(
+                    ta.soft_agg + tb.soft_agg - ab.soft_agg - ba.soft_agg,
+                    ta.soft_opp + tb.soft_opp - ab.soft_opp - ba.soft_opp,
+                ),
+            ),
             "strong_spots": _f(ab.soft_opp + ba.soft_opp),
             "fold_good_hand_to_bet": _f(
                 _rate(ab.fold_cnt + ba.fold_cnt, ab.fold_opp + ba.fold_opp),
-                _rate(ta.fold_cnt + tb.fold_cnt - ab.fold_cnt - ba.fold_cnt,
-                      ta.fold_opp + tb.fold_opp - ab.fold_opp - ba.fold_opp)),
+                _rate(
+                    ta.fold_cnt + tb.fold_cnt - ab.fold_cnt - ba.fold_cnt,
+                    ta.fold_opp + tb.fold_opp - ab.fold_opp - ba.fold_opp,
+                ),
+            ),
             "facing_bet_spots": _f(ab.fold_opp + ba.fold_opp),
         },
         Case.Kind.CARD_SHARING: {
             "fold_when_partner_stronger_z": _f(share, 0.0),
         },
-    }  # fmt: skip
+    }
     return PairScore(
-        a=a, b=b, hands=n, flow_bb=ab.ev_net, features=features,
+        a=a,
+        b=b,
+        hands=n,
+        flow_bb=ab.ev_net,
+        features=features,
         z={Case.Kind.CHIP_DUMPING: dump, Case.Kind.SOFT_PLAY: soft, Case.Kind.CARD_SHARING: share},
-    )  # fmt: skip
+    )
 
 
 def _long_flow(ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: PairFacts) -> tuple[float, float]:
@@ -232,8 +251,9 @@ def _skill(
     return (s / var) / precision, 1.0 / precision
 
 
-def _short_flow(ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: PairFacts,
-                room_give: float) -> tuple[float, float, tuple[float, float]]:  # fmt: skip
+def _short_flow(
+    ab: PairFacts, ba: PairFacts, ta: PairFacts, tb: PairFacts, room_give: float
+) -> tuple[float, float, tuple[float, float]]:
     """The test of the short-handed hands: (z, the flow's t, the giver's rate of folding a
     strong hand to the other's bet and that player's rate elsewhere)."""
     n = ab.short
@@ -256,11 +276,25 @@ def _soft(mine: PairFacts, total: PairFacts, room_agg: float, room_fold: float) 
     folds of good hands, than the same player's play against everyone else (z)."""
     parts = []
     if mine.soft_opp:
-        parts.append(_deficit(mine.soft_agg, mine.soft_opp, total.soft_agg - mine.soft_agg,
-                              total.soft_opp - mine.soft_opp, room_agg))  # fmt: skip
+        parts.append(
+            _deficit(
+                mine.soft_agg,
+                mine.soft_opp,
+                total.soft_agg - mine.soft_agg,
+                total.soft_opp - mine.soft_opp,
+                room_agg,
+            )
+        )
     if mine.fold_opp:
-        parts.append(-_deficit(mine.fold_cnt, mine.fold_opp, total.fold_cnt - mine.fold_cnt,
-                               total.fold_opp - mine.fold_opp, room_fold))  # fmt: skip
+        parts.append(
+            -_deficit(
+                mine.fold_cnt,
+                mine.fold_opp,
+                total.fold_cnt - mine.fold_cnt,
+                total.fold_opp - mine.fold_opp,
+                room_fold,
+            )
+        )
     return sum(parts) / math.sqrt(len(parts)) if parts else 0.0
 
 
@@ -285,8 +319,9 @@ def _deficit(k: int, n: int, k_else: int, n_else: int, room: float) -> float:
 # --- suspicions ----------------------------------------------------------------------------
 
 
-def suspicions(scores: Sequence[PairScore], *, case_z: float = CASE_Z,
-               edge_z: float = EDGE_Z) -> list[Suspicion]:  # fmt: skip
+def suspicions(
+    scores: Sequence[PairScore], *, case_z: float = CASE_Z, edge_z: float = EDGE_Z
+) -> list[Suspicion]:
     """Pair and ring suspicions from the scored pairs, with evidence and context."""
     linked = [s for s in scores if s.score >= edge_z]
     graph = nx.Graph()
@@ -321,12 +356,15 @@ def _pair_suspicion(s: PairScore) -> Suspicion:
     kinds = s.kinds(CASE_Z) or (max(s.z, key=lambda k: s.z[k]),)
     giver, taker = (s.a, s.b) if s.flow_bb >= 0 else (s.b, s.a)
     return Suspicion(
-        players=(s.a, s.b), kinds=kinds, score=round(s.score, 3), hands_together=s.hands,
+        players=(s.a, s.b),
+        kinds=kinds,
+        score=round(s.score, 3),
+        hands_together=s.hands,
         features={k: v for k, v in s.features.items()},
         evidence=_evidence([(s.a, s.b)], kinds),
         chip_flow=[{"from": giver, "to": taker, "big_blinds": round(abs(s.flow_bb), 1)}],
         pairs=[_pair_row(s)],
-    )  # fmt: skip
+    )
 
 
 def _ring_suspicion(ring: list[int], members: list[PairScore]) -> Suspicion:
@@ -334,23 +372,34 @@ def _ring_suspicion(ring: list[int], members: list[PairScore]) -> Suspicion:
     ordered = tuple(k for k in KINDS if k in kinds)
     strongest = max(members, key=lambda m: m.score)
     return Suspicion(
-        players=tuple(ring), kinds=(Case.Kind.RING, *ordered),
+        players=tuple(ring),
+        kinds=(Case.Kind.RING, *ordered),
         score=round(max(m.score for m in members), 3),
-        hands_together=min(m.hands for m in members), ring=True,
+        hands_together=min(m.hands for m in members),
+        ring=True,
         features=strongest.features,
         evidence=_evidence([(m.a, m.b) for m in members], ordered),
         chip_flow=[
-            {"from": m.a if m.flow_bb >= 0 else m.b, "to": m.b if m.flow_bb >= 0 else m.a,
-             "big_blinds": round(abs(m.flow_bb), 1)}
+            {
+                "from": m.a if m.flow_bb >= 0 else m.b,
+                "to": m.b if m.flow_bb >= 0 else m.a,
+                "big_blinds": round(abs(m.flow_bb), 1),
+            }
             for m in members
         ],
         pairs=[_pair_row(m) for m in members],
-    )  # fmt: skip
+    )
 
 
 def _pair_row(s: PairScore) -> dict[str, Any]:
-    return {"a": s.a, "b": s.b, "score": round(s.score, 3), "hands": s.hands,
-            "kinds": list(s.kinds(EDGE_Z)), "z": {k: round(v, 2) for k, v in s.z.items()}}  # fmt: skip
+    return {
+        "a": s.a,
+        "b": s.b,
+        "score": round(s.score, 3),
+        "hands": s.hands,
+        "kinds": list(s.kinds(EDGE_Z)),
+        "z": {k: round(v, 2) for k, v in s.z.items()},
+    }
 
 
 def _evidence(pairs: Iterable[tuple[int, int]], kinds: Iterable[str]) -> list[dict[str, Any]]:
@@ -401,8 +450,10 @@ def _attach_context(found: list[Suspicion]) -> None:
         members = set(s.players)
         shared_ips = sorted(ip for ip, who in ips.items() if len(who & members) >= 2)
         shared_devices = sorted(d for d, who in devices.items() if len(who & members) >= 2)
-        s.context.update({
-            "usernames": [names.get(p, str(p)) for p in s.players],
-            "shared_addresses": shared_ips,
-            "shared_devices": shared_devices,
-        })  # fmt: skip
+        s.context.update(
+            {
+                "usernames": [names.get(p, str(p)) for p in s.players],
+                "shared_addresses": shared_ips,
+                "shared_devices": shared_devices,
+            }
+        )

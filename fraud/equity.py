@@ -108,7 +108,7 @@ def percentiles(
     mine = values[samples:]
     below = np.searchsorted(field, mine, side="left")
     equal = np.searchsorted(field, mine, side="right") - below
-    return ((below + 0.5 * equal) / samples).tolist()  # type: ignore[no-any-return]
+    return ((below + 0.5 * equal) / samples).tolist()  # type: ignore[no-any-return]  # numpy's tolist returns Any
 
 
 @lru_cache(maxsize=8)
@@ -170,8 +170,9 @@ def _stronger_table() -> dict[int, float]:
     """Per class: the share of the 1,326 starting hands (by their combinations: 6 per
     pair, 4 suited, 12 offsuit) stronger than it, among those of another strength."""
     table = _strength_table()
-    combos = {cls: 6 if (cls // 2) // 13 == (cls // 2) % 13 else (4 if cls % 2 else 12)
-              for cls in table}  # fmt: skip
+    combos = {
+        cls: 6 if (cls // 2) // 13 == (cls // 2) % 13 else (4 if cls % 2 else 12) for cls in table
+    }
     out = {}
     for cls, mine in table.items():
         stronger = sum(c for k, c in combos.items() if table[k] > mine)

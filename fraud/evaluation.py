@@ -82,17 +82,25 @@ class Report:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "hands": self.hands, "pairs_scored": self.pairs_scored, "cases": self.cases,
+            "hands": self.hands,
+            "pairs_scored": self.pairs_scored,
+            "cases": self.cases,
             f"precision_at_{self.top}": self.precision_at_top,
-            "per_scheme": self.per_scheme, "hard_negatives_in_top": self.hard_negatives_in_top,
+            "per_scheme": self.per_scheme,
+            "hard_negatives_in_top": self.hard_negatives_in_top,
             "top_cases": self.top_cases,
-        }  # fmt: skip
+        }
 
 
 def evaluate(
-    *, truth: dict[str, Any], scores: Sequence[PairScore], found: Sequence[Suspicion],
-    hands: int, first_found: dict[int, int] | None = None, top: int = TOP,
-) -> Report:  # fmt: skip
+    *,
+    truth: dict[str, Any],
+    scores: Sequence[PairScore],
+    found: Sequence[Suspicion],
+    hands: int,
+    first_found: dict[int, int] | None = None,
+    top: int = TOP,
+) -> Report:
     """The figures for one analysed room. ``found`` ranked strongest first; ``first_found``
     maps a group's index in the truth to the hands it had shared when first found."""
     groups = groups_of(truth)
@@ -100,9 +108,12 @@ def evaluate(
     head = ranked[:top]
     true_head = [is_true(c, groups) for c in head]
     report = Report(
-        hands=hands, pairs_scored=len(scores), cases=len(ranked), top=top,
+        hands=hands,
+        pairs_scored=len(scores),
+        cases=len(ranked),
+        top=top,
         precision_at_top=sum(true_head) / len(head) if head else 0.0,
-    )  # fmt: skip
+    )
     labels = [_pair_label(s, groups) for s in scores]
     for scheme in COLLUDING:
         mine = [(i, g) for i, g in enumerate(groups) if g.scheme == scheme]
@@ -114,10 +125,8 @@ def evaluate(
             "recall": sum(found_by(g, ranked) for _, g in mine) / len(mine),
             f"recall_in_top_{top}": sum(found_by(g, head) for _, g in mine) / len(mine),
             "pr_auc": round(average_precision(ranking), 4),
-            "hands_to_first_detection": [
-                (first_found or {}).get(i) for i, _ in mine
-            ],
-        }  # fmt: skip
+            "hands_to_first_detection": [(first_found or {}).get(i) for i, _ in mine],
+        }
     for scheme in HARD_NEGATIVES:
         mine_groups = [g for g in groups if g.scheme == scheme]
         if mine_groups:
@@ -141,9 +150,14 @@ def pair_alarms(
     both players; a hard negative is honest) by kind, and the colluding ones by scheme."""
     groups = groups_of(truth)
     styles = {p["user_id"]: p["style"] for p in truth["players"]}
-    out: dict[str, Any] = {"seed": truth.get("seed"), "hands": truth.get("hands", 0),
-                           "honest_pairs": 0, "false_alarms": [], "colluding": {},
-                           "max_honest_z": 0.0}  # fmt: skip
+    out: dict[str, Any] = {
+        "seed": truth.get("seed"),
+        "hands": truth.get("hands", 0),
+        "honest_pairs": 0,
+        "false_alarms": [],
+        "colluding": {},
+        "max_honest_z": 0.0,
+    }
     for s in scores:
         label = _pair_label(s, groups)
         if label in COLLUDING:
@@ -155,11 +169,16 @@ def pair_alarms(
         out["honest_pairs"] += 1
         out["max_honest_z"] = max(out["max_honest_z"], round(s.score, 2))
         if s.score >= case_z:
-            out["false_alarms"].append({
-                "pair": [s.a, s.b], "styles": [styles.get(s.a), styles.get(s.b)],
-                "group": label, "kinds": list(s.kinds(case_z)), "z": round(s.score, 2),
-                "hands": s.hands,
-            })  # fmt: skip
+            out["false_alarms"].append(
+                {
+                    "pair": [s.a, s.b],
+                    "styles": [styles.get(s.a), styles.get(s.b)],
+                    "group": label,
+                    "kinds": list(s.kinds(case_z)),
+                    "z": round(s.score, 2),
+                    "hands": s.hands,
+                }
+            )
     return out
 
 
@@ -180,11 +199,16 @@ def alarms_summary(rooms: Sequence[dict[str, Any]]) -> dict[str, Any]:
             mine["found"] += seen["found"]
             mine["z"] += seen["z"]
     return {
-        "rooms": len(rooms), "hands": sum(r["hands"] for r in rooms), "honest_pairs": honest,
-        "false_alarms": len(alarms), "false_alarm_rate": len(alarms) / honest if honest else 0.0,
+        "rooms": len(rooms),
+        "hands": sum(r["hands"] for r in rooms),
+        "honest_pairs": honest,
+        "false_alarms": len(alarms),
+        "false_alarm_rate": len(alarms) / honest if honest else 0.0,
         "false_alarms_by_kind": by_kind,
         "rooms_with_a_false_alarm": sum(1 for r in rooms if r["false_alarms"]),
         "max_honest_z": max((r["max_honest_z"] for r in rooms), default=0.0),
-        "colluding_found": {k: {**v, "recall": v["found"] / v["pairs"]} for k, v in colluding.items()},
+        "colluding_found": {
+            k: {**v, "recall": v["found"] / v["pairs"]} for k, v in colluding.items()
+        },
         "alarms": alarms,
-    }  # fmt: skip
+    }

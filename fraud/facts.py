@@ -83,12 +83,17 @@ def packed_store(packed: dict[int, Packed]) -> None:
         rows_insert(
             StoredFacts,
             ("hand_id", "version", "lineup", "pairs", "evidence"),
-            [ids, [FACTS_VERSION] * len(ids), [p.lineup for p in rows],
-             [p.pairs for p in rows], [p.evidence for p in rows]],
+            [
+                ids,
+                [FACTS_VERSION] * len(ids),
+                [p.lineup for p in rows],
+                [p.pairs for p in rows],
+                [p.evidence for p in rows],
+            ],
             conflict="ON CONFLICT (hand_id) DO UPDATE SET version = excluded.version, "
             "lineup = excluded.lineup, pairs = excluded.pairs, evidence = excluded.evidence "
             "WHERE {table}.version <> excluded.version",
-        )  # fmt: skip
+        )
 
 
 def stored_hand_facts(hand_ids: Sequence[int]) -> set[int]:
@@ -115,8 +120,10 @@ def stored_packed(hand_ids: Sequence[int]) -> dict[int, Packed]:
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [FACTS_VERSION, *ids_params(hand_ids)])
-        return {h: Packed(bytes(lineup), bytes(pairs), evidence)
-                for h, lineup, pairs, evidence in cursor.fetchall()}  # fmt: skip
+        return {
+            h: Packed(bytes(lineup), bytes(pairs), evidence)
+            for h, lineup, pairs, evidence in cursor.fetchall()
+        }
 
 
 def ids_in(count: int) -> str:

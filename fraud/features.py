@@ -190,10 +190,11 @@ def hand_facts(
 def facts_of_hands(records: Sequence[HandRecord]) -> list[HandFacts]:
     """The facts of many finished hands (stored records), in order."""
     return [
-        hand_facts(hand_id=r.hand_id, player_ids=r.player_ids, usernames=r.usernames,
-                   events=r.events)
+        hand_facts(
+            hand_id=r.hand_id, player_ids=r.player_ids, usernames=r.usernames, events=r.events
+        )
         for r in records
-    ]  # fmt: skip
+    ]
 
 
 class _Walk:
@@ -280,7 +281,7 @@ class _Walk:
         self.street_commit[p] += chips
 
     def decide(self, event: Event) -> None:
-        p: int = event.player  # type: ignore[attr-defined]
+        p: int = event.player  # type: ignore[attr-defined]  # only the player events reach decide()
         facing = max(self.street_commit) > self.street_commit[p]
         aggressive = isinstance(event, (BetPlaced, RaisedTo))
         if self.street == 0 and p not in self.acted_preflop:
@@ -329,11 +330,19 @@ class _Walk:
             facts.share_t += surprise if folded else -surprise
             facts.share_v += pi * (1.0 - pi)
             if folded and theirs > mine and mine >= SHARE_EVIDENCE_STRENGTH:
-                self.facts.evidence.append(Evidence(self.ids[p], self.ids[q], "card_sharing",
-                    self.hand_id, mine, f"{self.name(p)} folded {format_cards(self.holes[p])} "
-                    f"preflop (a hand winning {mine:.0%} against a random one) before "
-                    f"{self.name(q)}, who held the stronger {format_cards(self.holes[q])}, had "
-                    "acted."))  # fmt: skip
+                self.facts.evidence.append(
+                    Evidence(
+                        self.ids[p],
+                        self.ids[q],
+                        "card_sharing",
+                        self.hand_id,
+                        mine,
+                        f"{self.name(p)} folded {format_cards(self.holes[p])} "
+                        f"preflop (a hand winning {mine:.0%} against a random one) before "
+                        f"{self.name(q)}, who held the stronger {format_cards(self.holes[q])}, had "
+                        "acted.",
+                    )
+                )
 
     def strength(self, street: int) -> list[float] | None:
         if not self.judged or len(self.holes) < self.n:
@@ -375,10 +384,18 @@ class _Walk:
         if folded:
             facts.give_cnt += 1
             put_in = self.committed[p] / self.bb
-            self.facts.evidence.append(Evidence(self.ids[p], self.ids[q], "chip_dumping",
-                self.hand_id, put_in, f"{self.name(p)} folded {format_cards(self.holes[p])} "
-                f"(better than {strength[p]:.1%} of hands) to {self.name(q)}'s bet "
-                f"{_on(self.street)}, having put in {put_in:.1f} bb."))  # fmt: skip
+            self.facts.evidence.append(
+                Evidence(
+                    self.ids[p],
+                    self.ids[q],
+                    "chip_dumping",
+                    self.hand_id,
+                    put_in,
+                    f"{self.name(p)} folded {format_cards(self.holes[p])} "
+                    f"(better than {strength[p]:.1%} of hands) to {self.name(q)}'s bet "
+                    f"{_on(self.street)}, having put in {put_in:.1f} bb.",
+                )
+            )
 
     def small_bet(self, p: int) -> bool:
         """Whether the bet p faces is at most ``SMALL_BET`` of the pot before it (folds to
@@ -389,10 +406,18 @@ class _Walk:
     def soft_evidence(self, p: int, q: int, mine: float, what: str) -> None:
         values = self.values(self.street)
         odds = f", {heads_up(values, p, q):.0%} to win" if values is not None else ""
-        self.facts.evidence.append(Evidence(self.ids[p], self.ids[q], "soft_play", self.hand_id,
-            mine, f"{self.name(p)} held {format_cards(self.holes[p])} (better than {mine:.1%} "
-            f"of hands{odds}) heads-up against {self.name(q)}'s "
-            f"{format_cards(self.holes[q])} and {what} {_on(self.street)}."))  # fmt: skip
+        self.facts.evidence.append(
+            Evidence(
+                self.ids[p],
+                self.ids[q],
+                "soft_play",
+                self.hand_id,
+                mine,
+                f"{self.name(p)} held {format_cards(self.holes[p])} (better than {mine:.1%} "
+                f"of hands{odds}) heads-up against {self.name(q)}'s "
+                f"{format_cards(self.holes[q])} and {what} {_on(self.street)}.",
+            )
+        )
 
     # --- the money --------------------------------------------------------------------------
 
@@ -460,9 +485,16 @@ class _Walk:
         if a in self.holes and b in self.holes:
             cards = f" ({format_cards(self.holes[a])} against {format_cards(self.holes[b])})"
         luck = " by all-in equity" if ran_out else ""
-        self.facts.evidence.append(Evidence(self.ids[a], self.ids[b], "chip_dumping",
-            self.hand_id, bb, f"{self.name(a)} lost {bb:.1f} bb to {self.name(b)}{luck}"
-            f"{cards}{how}."))  # fmt: skip
+        self.facts.evidence.append(
+            Evidence(
+                self.ids[a],
+                self.ids[b],
+                "chip_dumping",
+                self.hand_id,
+                bb,
+                f"{self.name(a)} lost {bb:.1f} bb to {self.name(b)}{luck}{cards}{how}.",
+            )
+        )
 
 
 def aggregate(facts: Iterable[HandFacts]) -> dict[tuple[int, int], PairFacts]:

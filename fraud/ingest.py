@@ -110,8 +110,7 @@ def pair_sums(packed: Sequence[Packed]) -> list[list[Any]]:
     n = len(keys)
     hands = np.bincount(where[: len(together)], minlength=n)
     of_facts = where[len(together) :]
-    columns: list[list[Any]] = [(keys >> 32).tolist(), (keys & 0xFFFFFFFF).tolist(),
-                                hands.tolist()]  # fmt: skip
+    columns: list[list[Any]] = [(keys >> 32).tolist(), (keys & 0xFFFFFFFF).tolist(), hands.tolist()]
     for i, name in enumerate(PAIR_COUNTERS):
         sums = np.bincount(of_facts, weights=table[:, 2 + i], minlength=n)
         columns.append(sums.astype(np.int64).tolist() if name in _INTEGER else sums.tolist())
@@ -137,8 +136,9 @@ def _add(packed: Sequence[tuple[int, Packed]]) -> None:
     if not packed:
         return
     q = connection.ops.quote_name
-    sums = ", ".join(f"{q(c)} = {{table}}.{q(c)} + excluded.{q(c)}"
-                     for c in ("hands", *PAIR_COUNTERS))  # fmt: skip
+    sums = ", ".join(
+        f"{q(c)} = {{table}}.{q(c)} + excluded.{q(c)}" for c in ("hands", *PAIR_COUNTERS)
+    )
     # In key order (pair_sums' order), so two chunks adding to the same rows lock them in
     # the same order and never deadlock.
     rows_insert(
@@ -147,9 +147,12 @@ def _add(packed: Sequence[tuple[int, Packed]]) -> None:
         pair_sums([p for _, p in packed]),
         conflict=f"ON CONFLICT ({q('player_id')}, {q('partner_id')}) DO UPDATE SET {sums}",
     )
-    evidence = [(player, partner, kind, hand_id, weight, reason)
-                for hand_id, p in packed if p.evidence
-                for player, partner, kind, weight, reason in orjson.loads(p.evidence)]  # fmt: skip
+    evidence = [
+        (player, partner, kind, hand_id, weight, reason)
+        for hand_id, p in packed
+        if p.evidence
+        for player, partner, kind, weight, reason in orjson.loads(p.evidence)
+    ]
     rows_insert(
         PairEvidence,
         ("player_id", "partner_id", "kind", "hand_id", "weight", "reason"),

@@ -175,8 +175,9 @@ class PairEvidence(models.Model):
 class IngestedHand(models.Model):
     """A hand whose facts are in the aggregates (each hand counted once)."""
 
-    hand = models.OneToOneField("handhistory.Hand", primary_key=True, on_delete=models.PROTECT,
-                                related_name="+")  # fmt: skip
+    hand = models.OneToOneField(
+        "handhistory.Hand", primary_key=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     def __str__(self) -> str:
         return f"hand {self.hand_id} counted"
@@ -218,8 +219,9 @@ class StoredFacts(models.Model):
     definition they were computed under: a row of another version counts as missing.
     """
 
-    hand = models.OneToOneField("handhistory.Hand", primary_key=True, on_delete=models.PROTECT,
-                                related_name="+")  # fmt: skip
+    hand = models.OneToOneField(
+        "handhistory.Hand", primary_key=True, on_delete=models.PROTECT, related_name="+"
+    )
     version = models.PositiveSmallIntegerField()
     #: The players dealt in: little-endian int64 user ids.
     lineup = models.BinaryField()

@@ -146,7 +146,7 @@ def case_review(*, case_id: int, by: AbstractBaseUser) -> Case:
         if case.status == Case.Status.OPEN:
             case.status = Case.Status.REVIEWING
             if case.assignee_id is None:
-                case.assignee = by  # type: ignore[assignment]
+                case.assignee = by  # type: ignore[assignment]  # the key is typed as the concrete user model; services take any signed-in user
             case.save(update_fields=["status", "assignee", "updated_at"])
             _log(case, CaseLogEntry.Action.REVIEWING, by, assignee=case.assignee_id)
         return case
@@ -218,8 +218,12 @@ def _unseat(player_ids: Sequence[int], *, case_id: int, by: AbstractBaseUser) ->
                 actor=staff_actor(by.pk),
             )
         except Exception:  # the freeze holds either way; staff see the seat in the admin
-            log.exception("fraud case %s: could not unseat player %s at table %s",
-                          case_id, player_id, table_id)  # fmt: skip
+            log.exception(
+                "fraud case %s: could not unseat player %s at table %s",
+                case_id,
+                player_id,
+                table_id,
+            )
 
 
 def case_correct(
@@ -266,10 +270,18 @@ def case_correct(
             action=CaseLogEntry.Action.CORRECTED, data__correction=str(correction_id)
         ).exists()
         if not already:
-            _log(case, CaseLogEntry.Action.CORRECTED, by, reason,
-                 correction=str(correction_id), transfer=str(correction.transfer_id),
-                 amount=correction.amount, currency=correction.currency,
-                 from_user=from_user_id, to_user=to_user_id)  # fmt: skip
+            _log(
+                case,
+                CaseLogEntry.Action.CORRECTED,
+                by,
+                reason,
+                correction=str(correction_id),
+                transfer=str(correction.transfer_id),
+                amount=correction.amount,
+                currency=correction.currency,
+                from_user=from_user_id,
+                to_user=to_user_id,
+            )
         return case
 
 
@@ -351,8 +363,14 @@ def _rescore(case: Case, s: Suspicion) -> None:
     case.save()
     moved = abs(s.score - before) >= RESCORE_LOGGED * max(abs(before), 1e-9)
     if moved or kinds_before != list(s.kinds):
-        _log(case, CaseLogEntry.Action.RESCORED, None, score=s.score, before=before,
-             kinds=list(s.kinds))  # fmt: skip
+        _log(
+            case,
+            CaseLogEntry.Action.RESCORED,
+            None,
+            score=s.score,
+            before=before,
+            kinds=list(s.kinds),
+        )
 
 
 def _settled(s: Suspicion) -> bool:

@@ -22,7 +22,7 @@ from fraud.models import AnalysisRun
 STALE = timedelta(hours=1)
 
 
-@shared_task(name="fraud.analyse", ignore_result=True)  # type: ignore[untyped-decorator]
+@shared_task(name="fraud.analyse", ignore_result=True)  # type: ignore[untyped-decorator]  # Celery's decorators are untyped
 def analyse(rebuild: bool = False) -> int | None:
     """Plans a run over the new hands (every hand with ``rebuild``) and queues its chunks."""
     busy = AnalysisRun.objects.filter(
@@ -39,16 +39,16 @@ def analyse(rebuild: bool = False) -> int | None:
     return plan.run_id
 
 
-@shared_task(name="fraud.ingest_chunk")  # type: ignore[untyped-decorator]
+@shared_task(name="fraud.ingest_chunk")  # type: ignore[untyped-decorator]  # Celery's decorators are untyped
 def ingest_chunk(run_id: int, hand_ids: list[int]) -> int:
     return analysis_chunk(run_id=run_id, hand_ids=hand_ids)
 
 
-@shared_task(name="fraud.finish_analysis", ignore_result=True)  # type: ignore[untyped-decorator]
+@shared_task(name="fraud.finish_analysis", ignore_result=True)  # type: ignore[untyped-decorator]  # Celery's decorators are untyped
 def finish_analysis(run_id: int) -> dict[str, Any]:
-    return analysis_finish(run_id=run_id).summary  # type: ignore[no-any-return]
+    return analysis_finish(run_id=run_id).summary  # type: ignore[no-any-return]  # a JSONField reads as Any
 
 
-@shared_task(name="fraud.analysis_failed", ignore_result=True)  # type: ignore[untyped-decorator]
+@shared_task(name="fraud.analysis_failed", ignore_result=True)  # type: ignore[untyped-decorator]  # Celery's decorators are untyped
 def analysis_failed(run_id: int) -> None:
     analysis_fail(run_id=run_id, error="a chunk or the scoring failed: see the worker's log")

@@ -55,8 +55,17 @@ class EveryCardAdmin(ReadOnlyAdmin):
 
 @admin.register(Event)
 class EventAdmin(EveryCardAdmin):
-    list_display = ("position", "stream", "seq", "type", "actor_kind", "actor", "client_ip",
-                    "device_id", "recorded_at")  # fmt: skip
+    list_display = (
+        "position",
+        "stream",
+        "seq",
+        "type",
+        "actor_kind",
+        "actor",
+        "client_ip",
+        "device_id",
+        "recorded_at",
+    )
     list_filter = ("type", "actor_kind")
     search_fields = ("=stream", "type")
     list_select_related = ("actor",)
@@ -69,8 +78,16 @@ class EventAdmin(EveryCardAdmin):
 
 @admin.register(HandSummary)
 class HandSummaryAdmin(ReadOnlyAdmin):
-    list_display = ("hand", "table", "number", "variant", "board", money_column("total_pot"),
-                    money_column("rake"), "ended_at")  # fmt: skip
+    list_display = (
+        "hand",
+        "table",
+        "number",
+        "variant",
+        "board",
+        money_column("total_pot"),
+        money_column("rake"),
+        "ended_at",
+    )
     list_filter = ("table", "variant", "currency")
     search_fields = ("=hand__id", "table__name", "hand__results__player__username")
     list_select_related = ("table", "hand")
@@ -82,10 +99,18 @@ class HandSummaryAdmin(ReadOnlyAdmin):
 
 @admin.register(PlayerHandResult)
 class PlayerHandResultAdmin(ReadOnlyAdmin):
-    list_display = ("hand", "player", "table", "seat",
-                    *(money_column(f, currency="table.currency")
-                      for f in ("starting_stack", "final_stack", "net")),
-                    "showed", "ended_at")  # fmt: skip
+    list_display = (
+        "hand",
+        "player",
+        "table",
+        "seat",
+        *(
+            money_column(f, currency="table.currency")
+            for f in ("starting_stack", "final_stack", "net")
+        ),
+        "showed",
+        "ended_at",
+    )
     list_filter = ("table",)
     search_fields = ("player__username", "=player__id", "table__name", "=hand__id")
     list_select_related = ("player", "table", "hand")
@@ -101,8 +126,19 @@ class PlayerExportForm(forms.Form):
 
 @admin.register(ExportJob)
 class ExportJobAdmin(ReadOnlyAdmin):
-    list_display = ("id", "requester", "source", "format", "full", "status", "progress_percent",
-                    "created_at", "finished_at", "size", "download")  # fmt: skip
+    list_display = (
+        "id",
+        "requester",
+        "source",
+        "format",
+        "full",
+        "status",
+        "progress_percent",
+        "created_at",
+        "finished_at",
+        "size",
+        "download",
+    )
     list_filter = ("status", "source", "format", "full")
     search_fields = ("=id", "requester__username")
     list_select_related = ("requester",)

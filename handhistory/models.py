@@ -128,9 +128,11 @@ class PlayerHandResult(models.Model):
         "handhistory.Hand", on_delete=models.PROTECT, related_name="results", db_index=False
     )
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_results",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="hand_results",
         db_index=False,
-    )  # fmt: skip
+    )
     table = models.ForeignKey(
         settings.HANDHISTORY_TABLE_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -183,9 +185,13 @@ class ExportJob(models.Model):
 
     # Null for an operator's command-line export (no account behind it).
     requester = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-        related_name="+", db_index=False,
-    )  # fmt: skip
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
+    )
     source = models.CharField(max_length=8, choices=Source.choices, default=Source.API)
     format = models.CharField(max_length=16)
     full = models.BooleanField(default=False, help_text="Every card (staff and operators).")

@@ -162,8 +162,9 @@ def export_job_create(
                 limit=limit,
             )
         if full:  # every card of these hands: the rule of every full view (recorded)
-            hands = export_hands(filters=filters, requester_id=requester.pk, full=True,
-                                 player_id=player_id)  # fmt: skip
+            hands = export_hands(
+                filters=filters, requester_id=requester.pk, full=True, player_id=player_id
+            )
             _full_view_open(user=requester, hands=hands)
         job = ExportJob.objects.create(
             requester=requester,
@@ -282,8 +283,12 @@ def hand_export_full(*, hand_id: int, staff_id: int, fmt: str) -> str:
             size=len(text.encode()),
             finished_at=now,
         )
-        staff_log_record(actor=staff, action="hand.export_full", target=f"export:{job.pk}",  # type: ignore[arg-type]
-                         data={"format": fmt, "filters": job.filters})  # fmt: skip
+        staff_log_record(
+            actor=staff,
+            action="hand.export_full",
+            target=f"export:{job.pk}",  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
+            data={"format": fmt, "filters": job.filters},
+        )
     return text
 
 
@@ -301,7 +306,7 @@ def hand_view_full_record(*, hand_id: int, staff_id: int) -> None:
     if players is None:
         raise NotFound(f"No hand {hand_id}.", code="hand_not_found", hand=hand_id)
     staff_log_record(
-        actor=staff,  # type: ignore[arg-type]
+        actor=staff,  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
         action="hand.view_full",
         target=f"hand:{hand_id}",
         data={"players": sorted(players)},

@@ -29,6 +29,7 @@ from poker.commands.seating import table_create
 from poker.commands.staff import staff_actor, table_close, table_pause, table_resume
 from poker.models import Seat, Table
 
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 _CREATE_FIELDS = (
     "name", "variant", "currency", "small_blind", "big_blind", "ante", "big_blind_ante",
     "button_blind", "max_seats", "min_buy_in", "max_buy_in", "rake_bps", "rake_cap",
@@ -36,7 +37,7 @@ _CREATE_FIELDS = (
 )  # fmt: skip
 
 
-class TableForm(forms.ModelForm):  # type: ignore[type-arg]
+class TableForm(forms.ModelForm):  # type: ignore[type-arg]  # django-stubs: generic in the model
     """On add, the table is created by the ``table_create`` service once the form's own
     checks pass; the service's refusals become form errors (so there is one set of rules)."""
 
@@ -47,8 +48,8 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
         fields = _CREATE_FIELDS
 
     def _post_clean(self) -> None:  # Django's hook, run after the model's own checks
-        super()._post_clean()  # type: ignore[misc]
-        if self.instance.pk is not None or self._errors:  # type: ignore[attr-defined]
+        super()._post_clean()  # type: ignore[misc]  # a private hook of Django's ModelForm, not in the stubs
+        if self.instance.pk is not None or self._errors:  # type: ignore[attr-defined]  # a private method of Django's admin, not in the stubs
             return
         try:
             self.created = table_create(
@@ -58,7 +59,7 @@ class TableForm(forms.ModelForm):  # type: ignore[type-arg]
             self.add_error(None, f"{exc.message} ({exc.code})")
 
 
-class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+class SeatInline(admin.TabularInline):  # type: ignore[type-arg]  # django-stubs: generic in the model
     model = Seat
     extra = 0
     can_delete = False
@@ -72,8 +73,13 @@ class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
-def _run_staff(modeladmin: admin.ModelAdmin[Table], request: HttpRequest, queryset: QuerySet[Table],
-               command: Any, done: str) -> None:  # fmt: skip
+def _run_staff(
+    modeladmin: admin.ModelAdmin[Table],
+    request: HttpRequest,
+    queryset: QuerySet[Table],
+    command: Any,
+    done: str,
+) -> None:
     for table in queryset.order_by("pk"):
         try:
             command(table_id=table.pk, actor=staff_actor(request.user.pk))
@@ -107,9 +113,18 @@ def close_tables(
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("id", "name", "variant", "stakes_display", "currency", "max_seats",
-                    "status", "hands_played", "version")  # fmt: skip
+class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # django-stubs: generic in the model
+    list_display = (
+        "id",
+        "name",
+        "variant",
+        "stakes_display",
+        "currency",
+        "max_seats",
+        "status",
+        "hands_played",
+        "version",
+    )
     list_filter = ("status", "variant", "currency")
     search_fields = ("name",)
     actions = [pause_tables, resume_tables, close_tables]
@@ -119,8 +134,15 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def get_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
         if obj is None:
             return _CREATE_FIELDS
-        return (*_CREATE_FIELDS, "status", "version", "button_seat", "hands_played",
-                "current_hand", "created_at")  # fmt: skip
+        return (
+            *_CREATE_FIELDS,
+            "status",
+            "version",
+            "button_seat",
+            "hands_played",
+            "current_hand",
+            "created_at",
+        )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
         # An existing table changes only through its actions (services), never by a form.
@@ -130,12 +152,17 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return [SeatInline] if obj is not None else []
 
     @method_decorator(csrf_protect)
-    def changeform_view(self, request: HttpRequest, object_id: str | None = None,
-                        form_url: str = "", extra_context: dict[str, Any] | None = None) -> Any:  # fmt: skip
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> Any:
         # The admin wraps this view in a transaction; the table service must not be nested
         # (it is durable), and on add it is the only write, so the add page runs unwrapped.
         if object_id is None:
-            return self._changeform_view(request, object_id, form_url, extra_context)  # type: ignore[attr-defined]
+            return self._changeform_view(request, object_id, form_url, extra_context)  # type: ignore[attr-defined]  # a private method of Django's admin, not in the stubs
         return super().changeform_view(request, object_id, form_url, extra_context)
 
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
@@ -156,8 +183,15 @@ def _render_timeline(hand: Hand) -> SafeString:
     lines = []
     for row in rows:
         shown = {k: v for k, v in row.payload.items() if k not in ("type", "version")}
-        lines.append((row.seq, row.recorded_at.isoformat(timespec="seconds"), row.type,
-                      row.actor_kind, json.dumps(shown, sort_keys=True)))  # fmt: skip
+        lines.append(
+            (
+                row.seq,
+                row.recorded_at.isoformat(timespec="seconds"),
+                row.type,
+                row.actor_kind,
+                json.dumps(shown, sort_keys=True),
+            )
+        )
     body = format_html_join(
         "", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>", lines
     )
@@ -174,8 +208,18 @@ class HandAdmin(EveryCardAdmin):
     list_filter = ("table",)
     search_fields = ("=id", "table__name")
     list_select_related = ("table",)
-    fields = ("staff_view", "table", "number", "seat_numbers", "player_ids", "started_at",
-              "ended_at", "actor_index", "deadline", "timeline")  # fmt: skip
+    fields = (
+        "staff_view",
+        "table",
+        "number",
+        "seat_numbers",
+        "player_ids",
+        "started_at",
+        "ended_at",
+        "actor_index",
+        "deadline",
+        "timeline",
+    )
     readonly_fields = fields
 
     def hand_of(self, object_id: str) -> int | None:

@@ -88,7 +88,7 @@ _presence_open = database_sync_to_async(presence.presence_open)
 _presence_close = database_sync_to_async(presence.presence_close)
 
 
-class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels is untyped: the base class is Any
     """``ws/tables/<table_id>/``: snapshot on connect, public updates, private frames,
     and the client commands of the protocol."""
 
@@ -166,8 +166,9 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         clock's "disconnected", ``poker.presence``) until it closes."""
         if self.user_id is None:
             return
-        await _presence_open(table_id=self.table_id, player_id=self.user_id,
-                             channel=self.channel_name)  # fmt: skip
+        await _presence_open(
+            table_id=self.table_id, player_id=self.user_id, channel=self.channel_name
+        )
         self.present = True
         presence.refresher().add(self.channel_name)
 
@@ -345,9 +346,14 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         player = self._player()
         assert frame.key is not None
         result = await _act(
-            table_id=self.table_id, player_id=player, action=frame.action, amount=frame.amount,
-            version=frame.version, key=frame.key, actor=self.actor,
-        )  # fmt: skip
+            table_id=self.table_id,
+            player_id=player,
+            action=frame.action,
+            amount=frame.amount,
+            version=frame.version,
+            key=frame.key,
+            actor=self.actor,
+        )
         await self._ack(frame, result)
 
     async def _on_sit_out(self, frame: Frame) -> None:
@@ -370,9 +376,12 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         player = self._player()
         assert frame.key is not None
         result = await _chat(
-            table_id=self.table_id, player_id=player, text=frame.text, key=frame.key,
+            table_id=self.table_id,
+            player_id=player,
+            text=frame.text,
+            key=frame.key,
             actor=self.actor,
-        )  # fmt: skip
+        )
         await self._ack(frame, result)
 
     async def _on_resync(self, frame: Frame) -> None:
@@ -410,9 +419,11 @@ class TableConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         self.scope["user"] = user
         self.user_id = self.watch.user_id = int(user.pk)
         self.actor = Actor(
-            kind="player", user_id=self.user_id, client_ip=self.actor.client_ip,
+            kind="player",
+            user_id=self.user_id,
+            client_ip=self.actor.client_ip,
             device_id=self.actor.device_id,
-        )  # fmt: skip
+        )
         await self._send_private()
         await self._present()
         if frame.key is not None:

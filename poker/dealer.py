@@ -179,8 +179,12 @@ def maybe_start_hand(ctx: Ctx) -> None:
         s.waiting_for_big_blind = False
         s.time_bank_ms = min(s.time_bank_ms + TIME_BANK_REFILL_MS, TIME_BANK_MAX_MS)
         ctx.seat_changed(s)
-    table_event(ctx, table_events.HandBegan(hand=hand.pk, number=hand.number, button_seat=button,
-                                             seats=hand.seat_numbers))  # fmt: skip
+    table_event(
+        ctx,
+        table_events.HandBegan(
+            hand=hand.pk, number=hand.number, button_seat=button, seats=hand.seat_numbers
+        ),
+    )
     ctx.hand = hand
     ctx.hand_payloads = []
     # The seed was committed in the table view before anyone chose these client seeds;
@@ -249,11 +253,17 @@ def _start_turn(ctx: Ctx, seat: Seat, actor: int) -> None:
     ctx.hand.turn_started_at = now
     ctx.hand.deadline = deadline
     ctx.changed_hands[ctx.hand.pk] = ctx.hand
-    table_event(ctx, table_events.TurnStarted(
-        hand=ctx.hand.pk, seat=seat.number, **who(seat),
-        started_at=now.isoformat(), deadline=deadline.isoformat(),
-        time_bank_ms=seat.time_bank_ms,
-    ))  # fmt: skip
+    table_event(
+        ctx,
+        table_events.TurnStarted(
+            hand=ctx.hand.pk,
+            seat=seat.number,
+            **who(seat),
+            started_at=now.isoformat(),
+            deadline=deadline.isoformat(),
+            time_bank_ms=seat.time_bank_ms,
+        ),
+    )
 
 
 def spend_time_bank(ctx: Ctx, seat: Seat) -> None:
@@ -338,8 +348,9 @@ def _cash_out_barred(ctx: Ctx, hand: Hand) -> None:
     hand out, and are not dealt the next one."""
     seats = ctx.seats()
     barred = restriction_barred_from_tables(user_ids=[s.player_id for s in seats.values()])
-    for seat in sorted((s for s in seats.values() if s.player_id in barred),
-                       key=lambda s: s.number):  # fmt: skip
+    for seat in sorted(
+        (s for s in seats.values() if s.player_id in barred), key=lambda s: s.number
+    ):
         cash_out(ctx, seat, reason=f"hand:{hand.pk}")
 
 
@@ -352,8 +363,9 @@ def _sit_out_busted(ctx: Ctx, hand: Hand) -> None:
             continue
         seat.state = Seat.State.SITTING_OUT
         ctx.seat_changed(seat)
-        table_event(ctx, table_events.PlayerSatOut(seat=number, user_id=seat.player_id,
-                                                   reason="busted"))  # fmt: skip
+        table_event(
+            ctx, table_events.PlayerSatOut(seat=number, user_id=seat.player_id, reason="busted")
+        )
 
 
 def cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:

@@ -220,9 +220,12 @@ def deal_verify(
             ) from None
         if deck[position] != card:
             mismatches.append(
-                {"position": position, "card": format_card(card),
-                 "deck_has": format_card(deck[position])}
-            )  # fmt: skip
+                {
+                    "position": position,
+                    "card": format_card(card),
+                    "deck_has": format_card(deck[position]),
+                }
+            )
     expected = hashlib.sha256(seed).hexdigest()
     matches = hmac.compare_digest(expected.encode(), commitment.lower().encode())
     return {

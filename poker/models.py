@@ -188,8 +188,13 @@ class TableCommand(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
     # Indexed by the (player, key) constraint: a second index would only cost writes.
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
-                               related_name="+", db_index=False)  # fmt: skip
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        db_index=False,
+    )
     key = models.CharField(max_length=TABLE_KEY_LENGTH)
     command = models.CharField(max_length=16)
     request_hash = models.CharField(max_length=64)
@@ -257,8 +262,9 @@ class TableSocket(models.Model):
     channel = models.CharField(max_length=200, unique=True)
     # Indexed by the (table, player) index below.
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", db_index=False)
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                               related_name="+", db_index=False)  # fmt: skip
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     seen_at = models.DateTimeField(db_index=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 

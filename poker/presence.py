@@ -45,8 +45,7 @@ def presence_open(*, table_id: int, player_id: int, channel: str) -> None:
     """Records an open socket (replacing the player's gone ones at this table)."""
     now = timezone.now()
     TableSocket.objects.filter(Q(table_id=table_id, player_id=player_id) & _gone(now)).delete()
-    TableSocket.objects.create(channel=channel, table_id=table_id, player_id=player_id,
-                               seen_at=now)  # fmt: skip
+    TableSocket.objects.create(channel=channel, table_id=table_id, player_id=player_id, seen_at=now)
 
 
 def presence_close(*, channel: str) -> None:

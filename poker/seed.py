@@ -7,6 +7,7 @@ from typing import Any
 from poker.commands.seating import table_create
 from poker.models import Table
 
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 DEMO_TABLES: tuple[dict[str, Any], ...] = (
     {"name": "Demo Hold'em 50/100", "variant": "NT", "small_blind": 50, "big_blind": 100,
      "min_buy_in": 2_000, "max_buy_in": 20_000, "max_seats": 6, "rake_bps": 500, "rake_cap": 300},

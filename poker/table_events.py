@@ -169,6 +169,7 @@ class UnreadableEvent(ValueError):
 
 
 #: Every table event type by its stored name.
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
     cls.__name__: cls
     for cls in (PlayerSat, PlayerLeaving, PlayerLeft, PlayerSatOut, PlayerSatIn,

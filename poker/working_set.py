@@ -62,10 +62,17 @@ class Ctx:
     def of(cls, actor: Actor, working: table_io.Working, unlocked: ExitStack | None = None) -> Ctx:
         # The heads are copied: a stale working set must chain onto its own old heads,
         # which the unique (stream, seq) then refuses, never onto current ones.
-        return cls(table=working.table, actor=actor, seat_map=working.seats,
-                   heads=dict(working.heads), hand=working.hand, state=working.state,
-                   hand_payloads=working.hand_payloads, unlocked=unlocked,
-                   base_version=working.table.version)  # fmt: skip
+        return cls(
+            table=working.table,
+            actor=actor,
+            seat_map=working.seats,
+            heads=dict(working.heads),
+            hand=working.hand,
+            state=working.state,
+            hand_payloads=working.hand_payloads,
+            unlocked=unlocked,
+            base_version=working.table.version,
+        )
 
     def lock(self) -> None:
         """Takes the table lock now, if the command started without it: before anything
@@ -98,8 +105,13 @@ class Ctx:
         return next((s for s in self.seat_map.values() if s.player_id == player_id), None)
 
     def append(self, stream: str, events: list[NewEvent], actor: Actor) -> None:
-        rows = chain(stream=stream, events=events, actor=actor, recorded_at=timezone.now(),
-                     head=self.heads.get(stream, (0, GENESIS)))  # fmt: skip
+        rows = chain(
+            stream=stream,
+            events=events,
+            actor=actor,
+            recorded_at=timezone.now(),
+            head=self.heads.get(stream, (0, GENESIS)),
+        )
         self.heads[stream] = (rows[-1]["seq"], rows[-1]["hash"])
         self.pending.extend(rows)
         if self.hand is not None and stream == self.hand.stream and self.hand_payloads is not None:
@@ -120,19 +132,22 @@ class Ctx:
         )
         streams = [self.table.stream] + ([hand.stream] if hand is not None else [])
         return table_io.Working(
-            table=self.table, seats=self.seats(), hand=hand,
+            table=self.table,
+            seats=self.seats(),
+            hand=hand,
             state=self.state if hand is not None else None,
             heads={stream: self.heads.get(stream, (0, GENESIS)) for stream in streams},
             hand_payloads=self.hand_payloads if hand is not None else None,
-        )  # fmt: skip
+        )
 
 
 def table_event(ctx: Ctx, event: table_events.TableEvent) -> None:
     """Appends a table event to the table's stream and the broadcast: the one way one is
     written (stored as it goes on the wire: poker.table_events)."""
     type_, payload = type(event).__name__, event.payload()
-    ctx.append(ctx.table.stream, [NewEvent(type=type_, version=event.VERSION, payload=payload)],
-               ctx.actor)  # fmt: skip
+    ctx.append(
+        ctx.table.stream, [NewEvent(type=type_, version=event.VERSION, payload=payload)], ctx.actor
+    )
     ctx.broadcasts.append({"kind": "table", "event": {"type": type_, **payload}})
 
 

@@ -55,8 +55,9 @@ def received(table_id: int, message: Mapping[str, Any]) -> Received:
     cache_key = (table_id, int(message["version"]))
     out = _RECEIVED.get(cache_key)
     if out is None:
-        wire = json.dumps({k: message[k] for k in _UPDATE_KEYS if k in message},
-                          separators=(",", ":"))  # fmt: skip
+        wire = json.dumps(
+            {k: message[k] for k in _UPDATE_KEYS if k in message}, separators=(",", ":")
+        )
         out = Received(update=read_update(message), wire=wire)
         _RECEIVED.put(cache_key, out)
     return out
@@ -112,11 +113,15 @@ class Watcher:
                 case ChatPosted():
                     pass  # a chat line changes nothing of mine
                 case (
-                    PlayerSat(user_id=who) | PlayerLeaving(user_id=who) | PlayerLeft(user_id=who)
-                    | PlayerSatOut(user_id=who) | PlayerSatIn(user_id=who)
-                    | PlayerToppedUp(user_id=who) | TurnStarted(user_id=who)
+                    PlayerSat(user_id=who)
+                    | PlayerLeaving(user_id=who)
+                    | PlayerLeft(user_id=who)
+                    | PlayerSatOut(user_id=who)
+                    | PlayerSatIn(user_id=who)
+                    | PlayerToppedUp(user_id=who)
+                    | TurnStarted(user_id=who)
                     | TurnTimedOut(user_id=who)
-                ) if who == self.user_id:  # fmt: skip
+                ) if who == self.user_id:
                     return Due.FULL  # sat, left, sat out/in, timed out, my turn started...
         if hand != self.hand_id and self.you and self.you.get("hole_cards"):
             return Due.FULL  # my cards of the finished hand are gone

@@ -101,7 +101,7 @@ def staff_has(user: AbstractBaseUser | AnonymousUser | None, permission: str) ->
         return False
     if getattr(user, "is_superuser", False):
         return True
-    return bool(getattr(user, "is_staff", False) and user.has_perm(permission))  # type: ignore[union-attr]
+    return bool(getattr(user, "is_staff", False) and user.has_perm(permission))  # type: ignore[union-attr]  # has_perm is called only after is_active and is_staff were read from the same user
 
 
 def staff_require(user: AbstractBaseUser | AnonymousUser | None, permission: str) -> None:

@@ -86,7 +86,7 @@ def tournament_rows(tournaments: Iterable[Tournament]) -> list[dict[str, Any]]:
             "starting_stack": t.starting_stack,
             "status": t.status,
             "start": _start(t),
-            "entries": t.live,  # type: ignore[attr-defined]
+            "entries": t.live,  # type: ignore[attr-defined]  # annotated by the lobby query (tournament_lobby)
             "max_players": t.max_players,
             "guarantee": t.guarantee,
             "prize_pool": _prize_pool(t, pools.get(t.owner_ref, 0)),

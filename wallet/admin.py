@@ -64,8 +64,17 @@ class WithdrawalAdmin(AmountShown):
     """Read-only: each withdrawal is decided on its staff review page (a reason, the
     player's figures and the four-eyes rule), never in bulk."""
 
-    list_display = ("id", "created_at", "user", "amount_shown", "currency", "status",
-                    "first_approved_by", "decided_by", "review")  # fmt: skip
+    list_display = (
+        "id",
+        "created_at",
+        "user",
+        "amount_shown",
+        "currency",
+        "status",
+        "first_approved_by",
+        "decided_by",
+        "review",
+    )
     list_filter = ("status", "currency")
 
     @admin.display(description="Review")
@@ -75,7 +84,7 @@ class WithdrawalAdmin(AmountShown):
         )
 
 
-class AdjustmentForm(forms.ModelForm):  # type: ignore[type-arg]
+class AdjustmentForm(forms.ModelForm):  # type: ignore[type-arg]  # django-stubs: generic in the model
     account = forms.ModelChoiceField(queryset=Account.objects.order_by("id"))
     amount = forms.IntegerField(help_text="Minor units: positive credits, negative debits.")
     reason = forms.CharField(widget=forms.Textarea, required=True)
@@ -88,9 +97,14 @@ class AdjustmentForm(forms.ModelForm):  # type: ignore[type-arg]
 @admin.register(Adjustment)
 class AdjustmentAdmin(DurableServiceAdmin):
     form = AdjustmentForm
-    list_display = ("id", "created_at", "account",
-                    money_column("amount", currency="account.currency"), "created_by",
-                    "reason")  # fmt: skip
+    list_display = (
+        "id",
+        "created_at",
+        "account",
+        money_column("amount", currency="account.currency"),
+        "created_by",
+        "reason",
+    )
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -100,7 +114,7 @@ class AdjustmentAdmin(DurableServiceAdmin):
 
     def save_model(self, request: HttpRequest, obj: Adjustment, form: Any, change: bool) -> None:
         created = services.adjustment_create(
-            staff_user=request.user,  # type: ignore[arg-type]
+            staff_user=request.user,  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
             account_id=form.cleaned_data["account"].pk,
             amount=form.cleaned_data["amount"],
             reason=form.cleaned_data["reason"],
@@ -116,22 +130,44 @@ class WebhookEventAdmin(ReadOnly):
 
 @admin.register(Correction)
 class CorrectionAdmin(AmountShown):
-    list_display = ("id", "created_at", "from_account", "to_account", "amount_shown", "currency",
-                    "created_by", "reason")  # fmt: skip
+    list_display = (
+        "id",
+        "created_at",
+        "from_account",
+        "to_account",
+        "amount_shown",
+        "currency",
+        "created_by",
+        "reason",
+    )
 
 
 @admin.register(DepositLimit)
 class DepositLimitAdmin(ReadOnly):
     """A player's own deposit limits (set by the player only; staff read them)."""
 
-    list_display = ("user", "currency", "period", money_column("amount"),
-                    money_column("pending_amount"), "pending_from", "updated_at")  # fmt: skip
+    list_display = (
+        "user",
+        "currency",
+        "period",
+        money_column("amount"),
+        money_column("pending_amount"),
+        "pending_from",
+        "updated_at",
+    )
     list_filter = ("currency", "period")
     search_fields = ("user__username", "=user__id")
     list_select_related = ("user",)
-    readonly_fields = ("user", "currency", "period", money_column("amount"),
-                       money_column("pending_amount"), "pending_from", "updated_at",
-                       "history")  # fmt: skip
+    readonly_fields = (
+        "user",
+        "currency",
+        "period",
+        money_column("amount"),
+        money_column("pending_amount"),
+        "pending_from",
+        "updated_at",
+        "history",
+    )
     fields = readonly_fields
 
     @admin.display(description="History (newest first)")
@@ -156,8 +192,16 @@ def _or_none(amount: int | None, currency: str) -> str:
 
 @admin.register(DepositLimitChange)
 class DepositLimitChangeAdmin(ReadOnly):
-    list_display = ("created_at", "user", "currency", "period", money_column("old_amount"),
-                    money_column("new_amount"), "effective_from", "created_by")  # fmt: skip
+    list_display = (
+        "created_at",
+        "user",
+        "currency",
+        "period",
+        money_column("old_amount"),
+        money_column("new_amount"),
+        "effective_from",
+        "created_by",
+    )
     list_filter = ("currency", "period")
     search_fields = ("user__username", "=user__id")
     list_select_related = ("user", "created_by")
@@ -171,25 +215,58 @@ class LiftForm(forms.Form):
 class RestrictionAdmin(ReadOnly):
     """Holds on accounts; staff lift one with a reason (the row keeps who and why)."""
 
-    list_display = ("id", "user", "kind", "source", "created_at", "ends_at", "created_by",
-                    "lifted_at", "lifted_by")  # fmt: skip
+    list_display = (
+        "id",
+        "user",
+        "kind",
+        "source",
+        "created_at",
+        "ends_at",
+        "created_by",
+        "lifted_at",
+        "lifted_by",
+    )
     list_filter = ("kind", ("lifted_at", admin.EmptyFieldListFilter))
     search_fields = ("user__username", "=user__id", "source")
     list_select_related = ("user", "created_by", "lifted_by")
-    readonly_fields = ("user", "kind", "source", "reason", "created_at", "ends_at", "created_by",
-                       "lifted_at", "lifted_by", "lift_reason")  # fmt: skip
+    readonly_fields = (
+        "user",
+        "kind",
+        "source",
+        "reason",
+        "created_at",
+        "ends_at",
+        "created_by",
+        "lifted_at",
+        "lifted_by",
+        "lift_reason",
+    )
 
     def get_urls(self) -> list[URLPattern]:
-        own = [path("<id:restriction_id>/lift/", self.admin_site.admin_view(self.lift_view),
-                    name="wallet_restriction_lift")]  # fmt: skip
+        own = [
+            path(
+                "<id:restriction_id>/lift/",
+                self.admin_site.admin_view(self.lift_view),
+                name="wallet_restriction_lift",
+            )
+        ]
         return own + super().get_urls()
 
-    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
-                    extra_context: dict[str, Any] | None = None) -> Any:  # fmt: skip
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> Any:
         restriction = Restriction.objects.filter(pk=object_id).first()
-        extra = {"lift_url": reverse("admin:wallet_restriction_lift", args=[object_id])
-                 if restriction is not None and restriction.lifted_at is None
-                 and staff_has(request.user, "wallet.lift_restriction") else None}  # fmt: skip
+        extra = {
+            "lift_url": reverse("admin:wallet_restriction_lift", args=[object_id])
+            if restriction is not None
+            and restriction.lifted_at is None
+            and staff_has(request.user, "wallet.lift_restriction")
+            else None
+        }
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
 
     def lift_view(self, request: HttpRequest, restriction_id: int) -> HttpResponse:
@@ -198,15 +275,22 @@ class RestrictionAdmin(ReadOnly):
         form = LiftForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
-                restriction_lift(restriction_id=restriction_id, by=request.user,  # type: ignore[arg-type]
-                                 reason=form.cleaned_data["reason"])  # fmt: skip
+                restriction_lift(
+                    restriction_id=restriction_id,
+                    by=request.user,  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
+                    reason=form.cleaned_data["reason"],
+                )
             except DomainError as error:
                 form.add_error(None, error.message)
             else:
                 self.message_user(request, f"Restriction {restriction_id} lifted.")
                 return HttpResponseRedirect(reverse("admin:wallet_restriction_changelist"))
-        context = {**self.admin_site.each_context(request), "opts": self.model._meta,
-                   "title": f"Lift restriction {restriction_id}", "form": form}  # fmt: skip
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Lift restriction {restriction_id}",
+            "form": form,
+        }
         return TemplateResponse(request, "admin/wallet/restriction/lift.html", context)
 
 
@@ -220,7 +304,7 @@ class PlayMoneyReloadAdmin(ReadOnly):
         return money_format(obj.amount, PLAY_MONEY)
 
 
-class KycStatusForm(forms.ModelForm):  # type: ignore[type-arg]
+class KycStatusForm(forms.ModelForm):  # type: ignore[type-arg]  # django-stubs: generic in the model
     new_status = forms.ChoiceField(choices=KycStatus.Status.choices, label="Set status to")
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=4000)
 
@@ -250,11 +334,16 @@ class KycStatusAdmin(DurableServiceAdmin):
             "",
             "<tr><td>{}</td><td>{} → {}</td><td>{}</td><td>{}</td></tr>",
             (
-                (f"{c.created_at:%Y-%m-%d %H:%M:%S}", c.old_status, c.new_status,
-                 c.changed_by.get_username(), c.reason)
+                (
+                    f"{c.created_at:%Y-%m-%d %H:%M:%S}",
+                    c.old_status,
+                    c.new_status,
+                    c.changed_by.get_username(),
+                    c.reason,
+                )
                 for c in changes
             ),
-        )  # fmt: skip
+        )
         return format_html(
             "<table><thead><tr><th>When (UTC)</th><th>Change</th><th>By</th><th>Reason</th>"
             "</tr></thead><tbody>{}</tbody></table>",
@@ -266,7 +355,7 @@ class KycStatusAdmin(DurableServiceAdmin):
 
     def save_model(self, request: HttpRequest, obj: KycStatus, form: Any, change: bool) -> None:
         saved = kyc_status_set(
-            staff_user=request.user,  # type: ignore[arg-type]
+            staff_user=request.user,  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
             user_id=obj.user_id,
             status=form.cleaned_data["new_status"],
             reason=form.cleaned_data["reason"],

@@ -107,15 +107,19 @@ def money_parse(text: str, currency: str) -> int:
         )
     whole, fraction = match.group(1), match.group(2) or ""
     if len(fraction) > decimals:
-        said = f"{currency} are counted whole" if decimals == 0 else (
-            f"{currency} amounts have at most {decimals} decimals"
-        )  # fmt: skip
+        said = (
+            f"{currency} are counted whole"
+            if decimals == 0
+            else (f"{currency} amounts have at most {decimals} decimals")
+        )
         raise ValidationError(f"{said}: {typed} is not a valid amount.", code="amount_decimals")
     # Counted before int(): Python refuses to read an integer of thousands of digits.
     too_large = len(whole.lstrip("0")) > len(str(MAX_AMOUNT))
-    minor = 0 if too_large else (
-        int(whole or "0") * _scale(decimals) + int(fraction.ljust(decimals, "0") or "0")
-    )  # fmt: skip
+    minor = (
+        0
+        if too_large
+        else (int(whole or "0") * _scale(decimals) + int(fraction.ljust(decimals, "0") or "0"))
+    )
     if typed.startswith("-") or (minor == 0 and not too_large):
         raise ValidationError("Enter an amount above zero.", code="amount_not_positive")
     if too_large or minor > MAX_AMOUNT:

@@ -139,12 +139,12 @@ class WalletView(APIView):
         return Response({"balances": selectors.wallet_balances(user_id=request.user.pk)})
 
 
-def _own_page(view: GenericAPIView, rows: Any, render: Any) -> Response:  # type: ignore[type-arg]
+def _own_page(view: GenericAPIView, rows: Any, render: Any) -> Response:  # type: ignore[type-arg]  # drf-stubs: generic in the model
     page = view.paginate_queryset(rows)
     return view.get_paginated_response([render(row) for row in page or []])
 
 
-class DepositsView(GenericAPIView):  # type: ignore[type-arg]
+class DepositsView(GenericAPIView):  # type: ignore[type-arg]  # drf-stubs: generic in the model
     serializer_class = s.DepositSerializer  # the schema's shape; rows come from deposit_data
 
     @extend_schema(
@@ -204,7 +204,7 @@ class DepositsView(GenericAPIView):  # type: ignore[type-arg]
         return Response(deposit_data(deposit), status=status.HTTP_201_CREATED)
 
 
-class WithdrawalsView(GenericAPIView):  # type: ignore[type-arg]
+class WithdrawalsView(GenericAPIView):  # type: ignore[type-arg]  # drf-stubs: generic in the model
     serializer_class = s.WithdrawalSerializer  # the schema's shape; rows: withdrawal_data
 
     @extend_schema(
@@ -387,20 +387,21 @@ class WithdrawalCancelView(APIView):
             200: s.WithdrawalSerializer,
             400: _error("Malformed request.", "invalid", *E400_IDEMPOTENCY),
             404: E404_WITHDRAWAL,
-            409: _error(
-                "Paid out or rejected already.", "withdrawal_not_pending", KEY_REUSED
-            ),
+            409: _error("Paid out or rejected already.", "withdrawal_not_pending", KEY_REUSED),
         },
         examples=[
             OpenApiExample(
                 "Cancelled",
-                value={**_DECIDED_EXAMPLE, "status": "cancelled",
-                       "reason": "cancelled by the player"},
+                value={
+                    **_DECIDED_EXAMPLE,
+                    "status": "cancelled",
+                    "reason": "cancelled by the player",
+                },
                 response_only=True,
                 status_codes=["200"],
             ),
         ],
-    )  # fmt: skip
+    )
     @idempotent
     def post(self, request: Request, pk: Any) -> Response:
         s.CancelRequestSerializer.refuse_unknown_fields(request.data)
@@ -408,7 +409,7 @@ class WithdrawalCancelView(APIView):
         return Response(withdrawal_data(withdrawal))
 
 
-class TransactionsView(GenericAPIView):  # type: ignore[type-arg]
+class TransactionsView(GenericAPIView):  # type: ignore[type-arg]  # drf-stubs: generic in the model
     serializer_class = s.TransactionSerializer  # the schema's shape; rows come from _transaction
 
     @extend_schema(

@@ -28,7 +28,7 @@ _CREATED_AT = "2026-11-25T20:00:00+00:00"
 HISTORY_MAX_MONTHS = 24
 
 
-class ReloadSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReloadSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     id = serializers.UUIDField()
     amount = serializers.IntegerField(help_text="CHIPS added to reach the reload target.")
     currency = serializers.CharField()
@@ -40,7 +40,7 @@ class EmptyRequestSerializer(StrictSerializer):
     """No fields: a body, if any, is an empty object."""
 
 
-class KycSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class KycSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     status = serializers.ChoiceField(choices=KycStatus.Status.choices)
     withdrawal_threshold = serializers.IntegerField(
         help_text="Withdrawals above this amount (minor units) need status 'verified'."
@@ -53,7 +53,7 @@ class KycSubmitSerializer(StrictSerializer):
     )
 
 
-class HistoryCurrencySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HistoryCurrencySerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     currency = serializers.CharField()
     deposits = serializers.IntegerField()
     withdrawals = serializers.IntegerField(help_text="Paid out.")
@@ -67,23 +67,23 @@ class HistoryCurrencySerializer(serializers.Serializer):  # type: ignore[type-ar
     hands = serializers.IntegerField(help_text="Hands played.")
 
 
-class HistoryMonthSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HistoryMonthSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     month = serializers.CharField(help_text="YYYY-MM (UTC).")
     currencies = HistoryCurrencySerializer(many=True)
 
 
-class HistorySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HistorySerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     months = HistoryMonthSerializer(many=True)
 
 
-class SessionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SessionSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     currency = serializers.CharField()
     started_at = serializers.DateTimeField()
     minutes_played = serializers.IntegerField()
     net = serializers.IntegerField()
 
 
-class SessionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SessionsSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     reminder_minutes = serializers.IntegerField()
     sessions = SessionSerializer(many=True)
 

@@ -18,6 +18,7 @@ from wallet.api import E400_IDEMPOTENCY, E409_IDEMPOTENCY, IDEMPOTENCY_PARAMETER
 from wallet.models import Restriction
 
 _FROM = "2025-02-01T12:00:00+00:00"
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 _LIMITS_EXAMPLE = {
     "limits": [
         {"currency": "EUR", "period": "day", "limit": 5000, "pending": None, "used": 2000,
@@ -114,16 +115,21 @@ class AccountLimitsView(APIView):
             amount=data["amount"],
         )
         limit = change.limit
-        return Response({
-            "limits": selectors.account_deposit_limits(user_id=request.user.pk),
-            "change": {
-                "currency": limit.currency, "period": limit.period, "amount": data.get("amount"),
-                "immediate": change.immediate,
-                "effective_from": change.effective_from.isoformat(),
-            },
-        })  # fmt: skip
+        return Response(
+            {
+                "limits": selectors.account_deposit_limits(user_id=request.user.pk),
+                "change": {
+                    "currency": limit.currency,
+                    "period": limit.period,
+                    "amount": data.get("amount"),
+                    "immediate": change.immediate,
+                    "effective_from": change.effective_from.isoformat(),
+                },
+            }
+        )
 
 
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 _TIME_OUT_EXAMPLE = {
     "restrictions": [
         {"id": 7, "kind": "time_out", "started_at": "2025-01-31T12:00:00+00:00",

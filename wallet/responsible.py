@@ -81,8 +81,9 @@ def deposit_limit_set(
     if currency == PLAY_MONEY:  # a bad value here, not a refused movement: 400
         raise InvalidRequest(
             f"{PLAY_MONEY} is play money: it has no deposits to limit.",
-            code="currency_not_allowed", currency=currency,
-        )  # fmt: skip
+            code="currency_not_allowed",
+            currency=currency,
+        )
     period = period_validate(period)
     new = None if amount is None else check_amount(amount)
     delay = timedelta(hours=int(settings.WALLET_LIMIT_RAISE_DELAY_HOURS))
@@ -102,15 +103,20 @@ def deposit_limit_set(
             return LimitChange(limit=limit, effective_from=now, immediate=True)
         else:
             already = limit.pending_from is not None and limit.pending_amount == new
-            effective_from = limit.pending_from if already else now + delay  # type: ignore[assignment]
+            effective_from = limit.pending_from if already else now + delay  # type: ignore[assignment]  # pending_from is set whenever already is true
             changed = not already
             limit.pending_amount, limit.pending_from = new, effective_from
         if changed:
             limit.save()
             DepositLimitChange.objects.create(
-                user_id=user.pk, currency=currency, period=period, old_amount=current,
-                new_amount=new, effective_from=effective_from, created_by=user,
-            )  # fmt: skip
+                user_id=user.pk,
+                currency=currency,
+                period=period,
+                old_amount=current,
+                new_amount=new,
+                effective_from=effective_from,
+                created_by=user,
+            )
         return LimitChange(limit=limit, effective_from=effective_from, immediate=lowering)
 
 
@@ -135,8 +141,10 @@ def _whole(value: object, *, name: str, bounds: tuple[int, int], unit: str) -> i
     if type(value) is not int or not low <= value <= high:
         raise InvalidDuration(
             f"{name} must be a whole number of {unit} from {low} to {high}, got {value!r}.",
-            field=name, min=low, max=high,
-        )  # fmt: skip
+            field=name,
+            min=low,
+            max=high,
+        )
     return value
 
 
@@ -153,9 +161,13 @@ def timeout_start(
 ) -> Restriction:
     """A time-out of ``hours`` (24 to 1008) from now. Idempotent by ``restriction_id``."""
     hours = _whole(hours, name="hours", bounds=TIME_OUT_HOURS, unit="hours")
-    return _self_restrict(user=user, kind=Restriction.Kind.TIME_OUT,
-                          ends_at=timezone.now() + timedelta(hours=hours),
-                          restriction_id=restriction_id, what=f"{hours} hours")  # fmt: skip
+    return _self_restrict(
+        user=user,
+        kind=Restriction.Kind.TIME_OUT,
+        ends_at=timezone.now() + timedelta(hours=hours),
+        restriction_id=restriction_id,
+        what=f"{hours} hours",
+    )
 
 
 def self_exclusion_start(
@@ -164,9 +176,13 @@ def self_exclusion_start(
     """Self-exclusion for at least ``months`` (6 or more): it ends only when staff lift it,
     not before then. Idempotent by ``restriction_id``."""
     months = _whole(months, name="months", bounds=SELF_EXCLUSION_MONTHS, unit="months")
-    return _self_restrict(user=user, kind=Restriction.Kind.SELF_EXCLUSION,
-                          ends_at=_add_months(timezone.now(), months),
-                          restriction_id=restriction_id, what=f"{months} months")  # fmt: skip
+    return _self_restrict(
+        user=user,
+        kind=Restriction.Kind.SELF_EXCLUSION,
+        ends_at=_add_months(timezone.now(), months),
+        restriction_id=restriction_id,
+        what=f"{months} months",
+    )
 
 
 def _self_restrict(
@@ -180,8 +196,9 @@ def _self_restrict(
     source = f"self:{restriction_id}"
     existing = Restriction.objects.filter(user_id=user.pk, source=source).first()
     if existing is None:
-        existing = _self_restrict_create(user=user, kind=kind, ends_at=ends_at, source=source,
-                                         what=what)  # fmt: skip
+        existing = _self_restrict_create(
+            user=user, kind=kind, ends_at=ends_at, source=source, what=what
+        )
     # Also on a retry: a seat taken off before a crash is not found again, one not yet is.
     for hook in RESTRICTION_HOOKS:
         hook(player_id=user.pk, restriction=existing)
@@ -209,11 +226,16 @@ def _self_restrict_create(
                         f"Your {held.get_kind_display().split(' (')[0].lower()} already runs "
                         f"until {held.ends_at:%Y-%m-%d %H:%M} UTC: it can be extended, never "
                         f"shortened.",
-                        kind=held.kind, ends_at=held.ends_at.isoformat(),
-                    )  # fmt: skip
+                        kind=held.kind,
+                        ends_at=held.ends_at.isoformat(),
+                    )
             return Restriction.objects.create(
-                user_id=user.pk, kind=kind, source=source, ends_at=ends_at, created_by=user,
+                user_id=user.pk,
+                kind=kind,
+                source=source,
+                ends_at=ends_at,
+                created_by=user,
                 reason=f"Taken by the player: {what}.",
-            )  # fmt: skip
+            )
     except IntegrityError:  # the same request raced us and won
         return Restriction.objects.get(user_id=user.pk, source=source)

@@ -87,9 +87,12 @@ def restriction_check(*, user_id: int, action: Action) -> None:
     if own:
         # A self-exclusion outlasts any time-out; among time-outs the latest end counts.
         shown = max(own, key=lambda r: (r.kind == Restriction.Kind.SELF_EXCLUSION, r.ends_at))
-        raise AccountRestricted(_self_imposed_message(shown, action), action=action,
-                                kind=shown.kind, until=shown.ends_at.isoformat()
-                                if shown.ends_at else None)  # fmt: skip
+        raise AccountRestricted(
+            _self_imposed_message(shown, action),
+            action=action,
+            kind=shown.kind,
+            until=shown.ends_at.isoformat() if shown.ends_at else None,
+        )
     raise AccountRestricted(
         f"Your account is under review: {_WHAT[action]}. Please contact support.",
         action=action,
@@ -162,13 +165,19 @@ def restriction_lift(*, restriction_id: int, reason: str, by: AbstractBaseUser) 
             raise RestrictionMinimumTerm(
                 f"This {restriction.get_kind_display().lower()} runs until "
                 f"{_until(restriction)}; it cannot be lifted before.",
-                restriction=restriction_id, ends_at=restriction.ends_at.isoformat(),
-            )  # fmt: skip
+                restriction=restriction_id,
+                ends_at=restriction.ends_at.isoformat(),
+            )
         restriction.lifted_at = now
-        restriction.lifted_by = by  # type: ignore[assignment]
+        restriction.lifted_by = by  # type: ignore[assignment]  # the key is typed as the concrete user model; services take any signed-in user
         restriction.lift_reason = reason
         restriction.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
-        staff_log_record(actor=by, action="restriction.lift", target=f"restriction:{restriction.pk}",
-                         subject_id=restriction.user_id, reason=reason,
-                         data={"kind": restriction.kind})  # fmt: skip
+        staff_log_record(
+            actor=by,
+            action="restriction.lift",
+            target=f"restriction:{restriction.pk}",
+            subject_id=restriction.user_id,
+            reason=reason,
+            data={"kind": restriction.kind},
+        )
         return restriction

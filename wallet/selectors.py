@@ -111,21 +111,28 @@ def account_deposit_limits(*, user_id: int) -> list[dict[str, Any]]:
                 if row is not None and row.pending_at(now) and row.pending_from is not None
                 else None
             )
-            rows.append({
-                "currency": currency, "period": period.value, "limit": limit,
-                "pending": pending, "used": spent,
-                "remaining": None if limit is None else max(0, limit - spent),
-            })  # fmt: skip
+            rows.append(
+                {
+                    "currency": currency,
+                    "period": period.value,
+                    "limit": limit,
+                    "pending": pending,
+                    "used": spent,
+                    "remaining": None if limit is None else max(0, limit - spent),
+                }
+            )
     return rows
 
 
 def account_restrictions(*, user_id: int) -> list[Restriction]:
     """The player's own time-outs and self-exclusions in force, the longest first. Holds
     imposed by staff are never among them: players never see that they are watched."""
-    rows = Restriction.objects.filter(in_force(timezone.now()), user_id=user_id,
-                                      kind__in=SELF_IMPOSED)  # fmt: skip
-    return sorted(rows, key=lambda r: (r.kind == Restriction.Kind.SELF_EXCLUSION, r.ends_at),
-                  reverse=True)  # fmt: skip
+    rows = Restriction.objects.filter(
+        in_force(timezone.now()), user_id=user_id, kind__in=SELF_IMPOSED
+    )
+    return sorted(
+        rows, key=lambda r: (r.kind == Restriction.Kind.SELF_EXCLUSION, r.ends_at), reverse=True
+    )
 
 
 def wallet_last_reload(*, user_id: int) -> PlayMoneyReload | None:
@@ -153,8 +160,16 @@ def _month_starts(months: int, now: datetime) -> list[date]:
 
 
 #: The totals of a month, per currency, in the order the page and the API show them.
-HISTORY_FIELDS = ("deposits", "withdrawals", "withdrawals_pending", "play_money", "buy_ins",
-                  "cash_outs", "net", "hands")  # fmt: skip
+HISTORY_FIELDS = (
+    "deposits",
+    "withdrawals",
+    "withdrawals_pending",
+    "play_money",
+    "buy_ins",
+    "cash_outs",
+    "net",
+    "hands",
+)
 
 
 def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
@@ -181,23 +196,46 @@ def account_history(*, user_id: int, months: int = 12) -> list[dict[str, Any]]:
     deposits = Deposit.objects.filter(
         user_id=user_id, created_at__gte=since, status=Deposit.Status.CONFIRMED
     )
-    add(deposits.annotate(month=month).values("month", "currency").annotate(total=Sum("amount")),
-        "deposits")  # fmt: skip
+    add(
+        deposits.annotate(month=month).values("month", "currency").annotate(total=Sum("amount")),
+        "deposits",
+    )
     withdrawals = Withdrawal.objects.filter(user_id=user_id, created_at__gte=since)
-    for statuses, field in (((Withdrawal.Status.APPROVED,), "withdrawals"),
-                            (Withdrawal.OPEN, "withdrawals_pending")):  # fmt: skip
-        add(withdrawals.filter(status__in=statuses).annotate(month=month)
-            .values("month", "currency").annotate(total=Sum("amount")), field)  # fmt: skip
+    for statuses, field in (
+        ((Withdrawal.Status.APPROVED,), "withdrawals"),
+        (Withdrawal.OPEN, "withdrawals_pending"),
+    ):
+        add(
+            withdrawals.filter(status__in=statuses)
+            .annotate(month=month)
+            .values("month", "currency")
+            .annotate(total=Sum("amount")),
+            field,
+        )
     cash = wallet_cash_account_ids(user_id=user_id)
     posted = Transfer.objects.filter(created_at__gte=since, status=TransferStatus.POSTED)
-    add(posted.filter(code__in=["signup_grant", "play_money_reload"], credit_account_id__in=cash)
-        .annotate(month=month).values("month", "currency").annotate(total=Sum("amount")),
-        "play_money")  # fmt: skip
+    add(
+        posted.filter(code__in=["signup_grant", "play_money_reload"], credit_account_id__in=cash)
+        .annotate(month=month)
+        .values("month", "currency")
+        .annotate(total=Sum("amount")),
+        "play_money",
+    )
     table_money = posted.filter(code__in=["buy_in", "cash_out"])
-    add(table_money.filter(code="buy_in", debit_account_id__in=cash).annotate(month=month)
-        .values("month", "currency").annotate(total=Sum("amount")), "buy_ins")  # fmt: skip
-    add(table_money.filter(code="cash_out", credit_account_id__in=cash).annotate(month=month)
-        .values("month", "currency").annotate(total=Sum("amount")), "cash_outs")  # fmt: skip
+    add(
+        table_money.filter(code="buy_in", debit_account_id__in=cash)
+        .annotate(month=month)
+        .values("month", "currency")
+        .annotate(total=Sum("amount")),
+        "buy_ins",
+    )
+    add(
+        table_money.filter(code="cash_out", credit_account_id__in=cash)
+        .annotate(month=month)
+        .values("month", "currency")
+        .annotate(total=Sum("amount")),
+        "cash_outs",
+    )
     for month_start, currency, net, count in PLAY.results_by_month(user_id=user_id, since=since):
         totals[(month_start, currency)]["net"] += net
         totals[(month_start, currency)]["hands"] += count

@@ -16,7 +16,7 @@ from ledger.models import TransferStatus
 from wallet.models import Deposit, Withdrawal
 
 
-class WalletErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WalletErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     """Every error: ``{"code", "message", "extra"}``."""
 
     code = serializers.CharField()
@@ -51,18 +51,18 @@ class CancelRequestSerializer(StrictSerializer):
     """Cancelling takes no fields: the body is ``{}`` or empty."""
 
 
-class BalanceSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class BalanceSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     currency = serializers.CharField()
     balance = serializers.IntegerField(help_text="Posted balance.")
     held = serializers.IntegerField(help_text="Held by pending withdrawals.")
     available = serializers.IntegerField(help_text="balance - held: what can be spent now.")
 
 
-class WalletSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WalletSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     balances = BalanceSerializer(many=True, help_text="One row per configured currency.")
 
 
-class DepositSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DepositSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     id = serializers.UUIDField()
     amount = serializers.IntegerField()
     currency = serializers.CharField()
@@ -74,7 +74,7 @@ class DepositSerializer(serializers.Serializer):  # type: ignore[type-arg]
     created_at = serializers.DateTimeField()
 
 
-class WithdrawalSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WithdrawalSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     id = serializers.UUIDField()
     amount = serializers.IntegerField()
     currency = serializers.CharField()
@@ -88,7 +88,7 @@ class WithdrawalSerializer(serializers.Serializer):  # type: ignore[type-arg]
     created_at = serializers.DateTimeField()
 
 
-class TransactionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TransactionSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     id = serializers.UUIDField()
     created_at = serializers.DateTimeField()
     code = serializers.CharField(help_text="What moved the money: deposit, withdrawal, buy_in...")
@@ -101,23 +101,23 @@ class TransactionSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class WebhookEventDataSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WebhookEventDataSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     deposit_id = serializers.UUIDField()
     amount = serializers.IntegerField()
     currency = serializers.CharField()
 
 
-class WebhookEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WebhookEventSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     """The body of an HMAC-signed gateway event (``wallet.gateways.HmacWebhookGateway``)."""
 
     id = serializers.CharField(help_text="The gateway's event id (recorded once).")
     type = serializers.CharField(help_text="deposit.succeeded or deposit.failed.")
     created = serializers.IntegerField(help_text="Unix time; stale events are refused.")
     # A field named like Serializer.data: DRF's metaclass moves it into _declared_fields.
-    data = WebhookEventDataSerializer()  # type: ignore[assignment]
+    data = WebhookEventDataSerializer()  # type: ignore[assignment]  # a nested serializer in place of a field, as DRF allows
 
 
-class WebhookOutcomeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class WebhookOutcomeSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     status = serializers.ChoiceField(choices=["processed", "duplicate", "ignored"])
 
 
@@ -140,18 +140,18 @@ class LimitRequestSerializer(StrictSerializer):
     )
 
 
-class PendingLimitSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PendingLimitSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     amount = serializers.IntegerField(allow_null=True, help_text="null: the limit goes.")
     # "from" is a Python keyword: declared under another name, renamed in the schema.
     from_ = serializers.DateTimeField(help_text="When the change holds.")
 
-    def get_fields(self) -> dict[str, serializers.Field]:  # type: ignore[type-arg]
+    def get_fields(self) -> dict[str, serializers.Field]:  # type: ignore[type-arg]  # drf-stubs: generic in the instance
         fields = super().get_fields()
         fields["from"] = fields.pop("from_")
         return fields
 
 
-class LimitSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LimitSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     currency = serializers.CharField()
     period = serializers.CharField()
     limit = serializers.IntegerField(allow_null=True, help_text="In force now; null: none.")
@@ -160,7 +160,7 @@ class LimitSerializer(serializers.Serializer):  # type: ignore[type-arg]
     remaining = serializers.IntegerField(allow_null=True, help_text="null: no limit.")
 
 
-class LimitChangeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LimitChangeSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     currency = serializers.CharField()
     period = serializers.CharField()
     amount = serializers.IntegerField(allow_null=True)
@@ -168,7 +168,7 @@ class LimitChangeSerializer(serializers.Serializer):  # type: ignore[type-arg]
     effective_from = serializers.DateTimeField()
 
 
-class LimitsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LimitsSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     limits = LimitSerializer(many=True, help_text="One row per real currency and period.")
 
 
@@ -184,7 +184,7 @@ class SelfExclusionRequestSerializer(StrictSerializer):
     months = serializers.IntegerField(min_value=6, max_value=120, help_text="6 to 120.")
 
 
-class OwnRestrictionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class OwnRestrictionSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["time_out", "self_exclusion"])
     started_at = serializers.DateTimeField()
@@ -195,5 +195,5 @@ class OwnRestrictionSerializer(serializers.Serializer):  # type: ignore[type-arg
     lifted_by_staff_only = serializers.BooleanField()
 
 
-class OwnRestrictionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class OwnRestrictionsSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     restrictions = OwnRestrictionSerializer(many=True)

@@ -210,10 +210,12 @@ def _locked_totals(
     checked against are exact. One query whatever the number of windows."""
     Account.objects.select_for_update().filter(pk=player.pk).values_list("pk").get()
     now = timezone.now()
-    rows = model.objects.filter(  # type: ignore[attr-defined]
-        user_id=user_id, currency=currency, status__in=statuses,
+    rows = model.objects.filter(  # type: ignore[attr-defined]  # the model is passed as a class; its manager and choices are not in the type
+        user_id=user_id,
+        currency=currency,
+        status__in=statuses,
         created_at__gte=now - max(windows.values()),
-    )  # fmt: skip
+    )
     sums = rows.aggregate(
         **{name: Sum("amount", filter=Q(created_at__gte=now - w)) for name, w in windows.items()}
     )
@@ -238,10 +240,13 @@ def _deposit_limits(*, user_id: int, player: Account, amount: int, currency: str
     account far from its range, docs/ledger.md), then the player's own limits in force
     now (``DepositLimit``), each over its period. Caller's transaction."""
     used = _locked_totals(
-        Deposit, player=player, user_id=user_id, currency=currency,
+        Deposit,
+        player=player,
+        user_id=user_id,
+        currency=currency,
         statuses=[Deposit.Status.PENDING, Deposit.Status.CONFIRMED],
         windows=DepositLimit.WINDOWS,
-    )  # fmt: skip
+    )
     daily_max = int(settings.WALLET_DEPOSIT_DAILY_MAX)
     if used[DepositLimit.Period.DAY] + amount > daily_max:
         raise DepositDailyLimit(
@@ -264,9 +269,12 @@ def _deposit_limits(*, user_id: int, player: Account, amount: int, currency: str
             raise DepositLimitReached(
                 f"Your deposit limit is {limit} {currency} minor units per "
                 f"{period.label}; {spent} deposited in that time, {remaining} left.",
-                currency=currency, period=period.value, limit=limit, used=spent,
+                currency=currency,
+                period=period.value,
+                limit=limit,
+                used=spent,
                 remaining=remaining,
-            )  # fmt: skip
+            )
 
 
 def deposit_create(
@@ -287,7 +295,7 @@ def deposit_create(
     expected = {"user_id": user.pk, "amount": amount, "currency": currency, "gateway": gateway_name}
     existing = Deposit.objects.filter(pk=deposit_id).first()
     if existing is not None:  # a retry is answered as before, whatever the limits now
-        return _same_request(existing, **expected)  # type: ignore[no-any-return]
+        return _same_request(existing, **expected)  # type: ignore[no-any-return]  # returns the row it was given (typed Any)
     restriction_check(user_id=user.pk, action="deposit")
     _deposit_maximum(amount=amount, currency=currency)
     player = player_account(user_id=user.pk, currency=currency)
@@ -295,14 +303,14 @@ def deposit_create(
         with transaction.atomic(durable=True):
             existing = Deposit.objects.filter(pk=deposit_id).first()
             if existing is not None:
-                return _same_request(existing, **expected)  # type: ignore[no-any-return]
+                return _same_request(existing, **expected)  # type: ignore[no-any-return]  # returns the row it was given (typed Any)
             _deposit_limits(user_id=user.pk, player=player, amount=amount, currency=currency)
             deposit = Deposit.objects.create(id=deposit_id, **expected)
             if provider.confirms_immediately:
                 _deposit_confirm(deposit)
             return deposit
     except IntegrityError:  # the same request raced us and won: answer like it did
-        return _same_request(Deposit.objects.get(pk=deposit_id), **expected)  # type: ignore[no-any-return]
+        return _same_request(Deposit.objects.get(pk=deposit_id), **expected)  # type: ignore[no-any-return]  # returns the row it was given (typed Any)
 
 
 def deposit_webhook_handle(*, gateway: str, body: bytes, headers: Any) -> str:
@@ -371,7 +379,7 @@ def withdrawal_request(
     expected = {"user_id": user.pk, "amount": amount, "currency": currency, "gateway": gateway_name}
     existing = Withdrawal.objects.filter(pk=withdrawal_id).first()
     if existing is not None:
-        return _same_request(existing, **expected)  # type: ignore[no-any-return]
+        return _same_request(existing, **expected)  # type: ignore[no-any-return]  # returns the row it was given (typed Any)
     restriction_check(user_id=user.pk, action="withdraw")
     minimum = int(settings.WALLET_WITHDRAWAL_MIN)
     if amount < minimum:
@@ -386,10 +394,13 @@ def withdrawal_request(
     try:
         with transaction.atomic(durable=True):
             today = _locked_totals(
-                Withdrawal, player=player, user_id=user.pk, currency=currency,
+                Withdrawal,
+                player=player,
+                user_id=user.pk,
+                currency=currency,
                 statuses=[*Withdrawal.OPEN, Withdrawal.Status.APPROVED],
                 windows={"day": timedelta(days=1)},
-            )["day"]  # fmt: skip
+            )["day"]
             daily_max = int(settings.WALLET_WITHDRAWAL_DAILY_MAX)
             if today + amount > daily_max:
                 raise WithdrawalDailyLimit(
@@ -426,7 +437,7 @@ def withdrawal_request(
                 )
             return withdrawal
     except IntegrityError:  # the same request raced us and won
-        return _same_request(Withdrawal.objects.get(pk=withdrawal_id), **expected)  # type: ignore[no-any-return]
+        return _same_request(Withdrawal.objects.get(pk=withdrawal_id), **expected)  # type: ignore[no-any-return]  # returns the row it was given (typed Any)
 
 
 #: How a withdrawal ends: the resolution of its hold (post or void) and its ledger code.
@@ -462,7 +473,7 @@ def _withdrawal_resolve(
     )
     withdrawal.status = status
     withdrawal.resolution_transfer_id = resolution_id
-    withdrawal.decided_by = staff_user  # type: ignore[assignment]
+    withdrawal.decided_by = staff_user  # type: ignore[assignment]  # the key is typed as the concrete user model; services take any signed-in user
     withdrawal.decided_at = timezone.now()
     withdrawal.reason = reason[:255]
     withdrawal.save()
@@ -492,17 +503,21 @@ def _withdrawal_locked(
     return withdrawal
 
 
-def _withdrawal_log(withdrawal: Withdrawal, *, staff_user: AbstractBaseUser, action: str,
-                    reason: str) -> None:  # fmt: skip
+def _withdrawal_log(
+    withdrawal: Withdrawal, *, staff_user: AbstractBaseUser, action: str, reason: str
+) -> None:
     staff_log_record(
         actor=staff_user,
         action=action,
         target=f"withdrawal:{withdrawal.pk}",
         subject_id=withdrawal.user_id,
         reason=reason,
-        data={"amount": withdrawal.amount, "currency": withdrawal.currency,
-              "first_approved_by": withdrawal.first_approved_by_id},
-    )  # fmt: skip
+        data={
+            "amount": withdrawal.amount,
+            "currency": withdrawal.currency,
+            "first_approved_by": withdrawal.first_approved_by_id,
+        },
+    )
 
 
 def withdrawal_approve(
@@ -533,17 +548,20 @@ def withdrawal_approve(
                 )
         elif withdrawal_needs_two_approvals(amount=withdrawal.amount, currency=withdrawal.currency):
             withdrawal.status = Withdrawal.Status.AWAITING_SECOND
-            withdrawal.first_approved_by = staff_user  # type: ignore[assignment]
+            withdrawal.first_approved_by = staff_user  # type: ignore[assignment]  # the key is typed as the concrete user model; services take any signed-in user
             withdrawal.first_approved_at = timezone.now()
             withdrawal.first_approval_reason = reason[:255]
             withdrawal.save()
-            _withdrawal_log(withdrawal, staff_user=staff_user, action="withdrawal.approve_first",
-                            reason=reason)  # fmt: skip
+            _withdrawal_log(
+                withdrawal, staff_user=staff_user, action="withdrawal.approve_first", reason=reason
+            )
             return withdrawal
-        _withdrawal_resolve(withdrawal, status=Withdrawal.Status.APPROVED, staff_user=staff_user,
-                            reason=reason)  # fmt: skip
-        _withdrawal_log(withdrawal, staff_user=staff_user, action="withdrawal.approve",
-                        reason=reason)  # fmt: skip
+        _withdrawal_resolve(
+            withdrawal, status=Withdrawal.Status.APPROVED, staff_user=staff_user, reason=reason
+        )
+        _withdrawal_log(
+            withdrawal, staff_user=staff_user, action="withdrawal.approve", reason=reason
+        )
         return withdrawal
 
 
@@ -560,10 +578,12 @@ def withdrawal_reject(
         withdrawal = _withdrawal_locked(withdrawal_id, retried=Withdrawal.Status.REJECTED)
         if withdrawal.status == Withdrawal.Status.REJECTED:
             return withdrawal  # a retried decision
-        _withdrawal_resolve(withdrawal, status=Withdrawal.Status.REJECTED, staff_user=staff_user,
-                            reason=reason)  # fmt: skip
-        _withdrawal_log(withdrawal, staff_user=staff_user, action="withdrawal.reject",
-                        reason=reason)  # fmt: skip
+        _withdrawal_resolve(
+            withdrawal, status=Withdrawal.Status.REJECTED, staff_user=staff_user, reason=reason
+        )
+        _withdrawal_log(
+            withdrawal, staff_user=staff_user, action="withdrawal.reject", reason=reason
+        )
         return withdrawal
 
 
@@ -578,8 +598,12 @@ def withdrawal_cancel(*, user: AbstractBaseUser, withdrawal_id: uuid.UUID) -> Wi
         )
         if withdrawal.status == Withdrawal.Status.CANCELLED:
             return withdrawal  # a retry
-        _withdrawal_resolve(withdrawal, status=Withdrawal.Status.CANCELLED, staff_user=None,
-                            reason="cancelled by the player")  # fmt: skip
+        _withdrawal_resolve(
+            withdrawal,
+            status=Withdrawal.Status.CANCELLED,
+            staff_user=None,
+            reason="cancelled by the player",
+        )
         return withdrawal
 
 
@@ -846,12 +870,22 @@ def correction_create(
                 target=f"correction:{correction_id}",
                 subject_id=from_user_id,
                 reason=reason,
-                data={"from_user": from_user_id, "to_user": to_user_id, "amount": amount,
-                      "currency": currency},
-            )  # fmt: skip
+                data={
+                    "from_user": from_user_id,
+                    "to_user": to_user_id,
+                    "amount": amount,
+                    "currency": currency,
+                },
+            )
             return Correction.objects.create(
-                id=correction_id, from_account=source, to_account=target, amount=amount,
-                currency=currency, reason=reason, created_by=staff_user, transfer_id=transfer_id,
-            )  # fmt: skip
+                id=correction_id,
+                from_account=source,
+                to_account=target,
+                amount=amount,
+                currency=currency,
+                reason=reason,
+                created_by=staff_user,
+                transfer_id=transfer_id,
+            )
     except IntegrityError:  # the same correction raced us and won
         return Correction.objects.get(pk=correction_id)

@@ -178,7 +178,7 @@ def wallet_deposit(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     try:
         deposit = deposit_create(
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
             deposit_id=derived_id("web-deposit", request.user.pk, data["key"]),
             amount=data["amount"],
             currency=data["currency"],
@@ -203,7 +203,7 @@ def wallet_withdraw(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     try:
         withdrawal = withdrawal_request(
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
             withdrawal_id=derived_id("web-withdrawal", request.user.pk, data["key"]),
             amount=data["amount"],
             currency=data["currency"],
@@ -225,7 +225,7 @@ def wallet_withdrawal_cancel(request: HttpRequest, withdrawal_id: uuid.UUID) -> 
     """Cancels the player's own withdrawal that staff have not paid out: the held funds
     are available again. Posting it twice cancels once."""
     try:
-        withdrawal = withdrawal_cancel(user=request.user, withdrawal_id=withdrawal_id)  # type: ignore[arg-type]
+        withdrawal = withdrawal_cancel(user=request.user, withdrawal_id=withdrawal_id)  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
     except DomainError as error:
         messages.error(request, refusal_said(error))
     else:
@@ -245,7 +245,7 @@ def wallet_reload(request: HttpRequest) -> HttpResponse:
         messages.error(request, "The form has expired: please try again.")
         return _back_to_wallet()
     try:
-        reload = play_money_reload(user=request.user, key=key)  # type: ignore[arg-type]
+        reload = play_money_reload(user=request.user, key=key)  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
     except DomainError as error:
         messages.error(request, refusal_said(error))
     else:
@@ -263,7 +263,7 @@ def wallet_kyc(request: HttpRequest) -> HttpResponse:
         _form_errors(request, form)
         return _back_to_wallet()
     try:
-        kyc_submit(user=request.user, note=form.cleaned_data["note"])  # type: ignore[arg-type]
+        kyc_submit(user=request.user, note=form.cleaned_data["note"])  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
     except DomainError as error:
         messages.error(request, refusal_said(error))
     else:

@@ -28,8 +28,15 @@ from wallet.models import DepositLimit, Restriction
 from wallet.web_refusals import refusal_said
 
 PERIOD_LABELS = {p.value: p.label for p in DepositLimit.Period}
-TIME_OUT_CHOICES = [(24, "24 hours"), (48, "2 days"), (72, "3 days"), (168, "1 week"),
-                    (336, "2 weeks"), (504, "3 weeks"), (1008, "6 weeks")]  # fmt: skip
+TIME_OUT_CHOICES = [
+    (24, "24 hours"),
+    (48, "2 days"),
+    (72, "3 days"),
+    (168, "1 week"),
+    (336, "2 weeks"),
+    (504, "3 weeks"),
+    (1008, "6 weeks"),
+]
 SELF_EXCLUSION_CHOICES = [(6, "6 months"), (12, "1 year"), (24, "2 years"), (60, "5 years")]
 
 
@@ -40,9 +47,10 @@ def _when(value: Any) -> str:
 class LimitForm(AmountForm):
     period = forms.ChoiceField(choices=list(PERIOD_LABELS.items()))
     amount = forms.CharField(
-        required=False, max_length=32,
+        required=False,
+        max_length=32,
         help_text="Leave empty to remove the limit (after the waiting time).",
-    )  # fmt: skip
+    )
 
 
 class _StartForm(forms.Form):
@@ -68,7 +76,7 @@ def limits(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             change = responsible.deposit_limit_set(
-                user=request.user,  # type: ignore[arg-type]
+                user=request.user,  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
                 currency=form.cleaned_data["currency"],
                 period=form.cleaned_data["period"],
                 amount=form.cleaned_data["amount"],
@@ -96,9 +104,11 @@ def limits(request: HttpRequest) -> HttpResponse:
 def _change_said(form: LimitForm, change: responsible.LimitChange) -> str:
     amount, currency = form.cleaned_data["amount"], form.cleaned_data["currency"]
     period = PERIOD_LABELS[form.cleaned_data["period"]]
-    what = f"a limit of {money_format(amount, currency)} per {period}" if amount else (
-        f"no limit per {period} in {currency}"
-    )  # fmt: skip
+    what = (
+        f"a limit of {money_format(amount, currency)} per {period}"
+        if amount
+        else (f"no limit per {period} in {currency}")
+    )
     if change.immediate:
         return f"Done: {what} holds now."
     return f"Noted: {what} holds from {_when(change.effective_from)}."
@@ -129,13 +139,13 @@ def timeout(request: HttpRequest) -> HttpResponse:
         try:
             if chosen == "time_out":
                 restriction = responsible.timeout_start(
-                    user=user,  # type: ignore[arg-type]
+                    user=user,  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
                     hours=data["hours"],
                     restriction_id=data["request_id"],
                 )
             else:
                 restriction = responsible.self_exclusion_start(
-                    user=user,  # type: ignore[arg-type]
+                    user=user,  # type: ignore[arg-type]  # request.user may be anonymous in the stubs; the view's guard lets only a signed-in user here
                     months=data["months"],
                     restriction_id=data["request_id"],
                 )

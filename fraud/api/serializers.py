@@ -16,15 +16,26 @@ from core.serializers import (
 from fraud.models import Case, CaseLogEntry
 
 
-class CaseSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class CaseSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     players = serializers.SerializerMethodField()
     assignee = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     evidence_hand_ids = serializers.SerializerMethodField()
 
     class Meta:
         model = Case
-        fields = ("id", "subject", "players", "kinds", "score", "status", "assignee",
-                  "hands_together", "evidence_hand_ids", "created_at", "updated_at")  # fmt: skip
+        fields = (
+            "id",
+            "subject",
+            "players",
+            "kinds",
+            "score",
+            "status",
+            "assignee",
+            "hands_together",
+            "evidence_hand_ids",
+            "created_at",
+            "updated_at",
+        )
 
     def get_players(self, case: Case) -> list[dict[str, Any]]:
         players = sorted(case.players.all(), key=lambda u: u.pk)
@@ -34,7 +45,7 @@ class CaseSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
         return list(dict.fromkeys(int(e["hand_id"]) for e in case.evidence))
 
 
-class LogEntrySerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+class LogEntrySerializer(serializers.ModelSerializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
@@ -46,8 +57,15 @@ class CaseDetailSerializer(CaseSerializer):
     log = LogEntrySerializer(many=True, read_only=True)
 
     class Meta(CaseSerializer.Meta):
-        fields = (*CaseSerializer.Meta.fields, "evidence", "features", "chip_flow", "context",
-                  "dismissed_score", "log")  # fmt: skip
+        fields = (
+            *CaseSerializer.Meta.fields,
+            "evidence",
+            "features",
+            "chip_flow",
+            "context",
+            "dismissed_score",
+            "log",
+        )
 
 
 class AssignSerializer(StrictSerializer):

@@ -53,7 +53,7 @@ _CASE_EXAMPLE: dict[str, Any] = {
 }
 
 
-class CaseListView(GenericAPIView):  # type: ignore[type-arg]
+class CaseListView(GenericAPIView):  # type: ignore[type-arg]  # drf-stubs: generic in the model
     permission_classes = _PERMISSIONS
     serializer_class = s.CaseSerializer
 
@@ -148,8 +148,9 @@ class CaseAssignView(APIView):
     @idempotent
     def post(self, request: Request, case_id: int) -> Response:
         body = _body(s.AssignSerializer, request)
-        return _reply(services.case_assign(case_id=case_id, assignee_id=body["assignee_id"],
-                                           by=request.user))  # fmt: skip
+        return _reply(
+            services.case_assign(case_id=case_id, assignee_id=body["assignee_id"], by=request.user)
+        )
 
 
 class CaseReviewView(APIView):
@@ -178,17 +179,24 @@ class CaseDismissView(APIView):
     @idempotent
     def post(self, request: Request, case_id: int) -> Response:
         body = _body(s.DismissSerializer, request)
-        return _reply(services.case_dismiss(case_id=case_id, reason=body["reason"],
-                                            by=request.user))  # fmt: skip
+        return _reply(
+            services.case_dismiss(case_id=case_id, reason=body["reason"], by=request.user)
+        )
 
 
 class CaseConfirmView(APIView):
     permission_classes = _PERMISSIONS
 
-    @_action(s.ConfirmSerializer, "Confirm a case; freeze: hold withdrawals and table play",
-             {"reason": "Dumping confirmed in 14 hands.", "freeze": True})  # fmt: skip
+    @_action(
+        s.ConfirmSerializer,
+        "Confirm a case; freeze: hold withdrawals and table play",
+        {"reason": "Dumping confirmed in 14 hands.", "freeze": True},
+    )
     @idempotent
     def post(self, request: Request, case_id: int) -> Response:
         body = _body(s.ConfirmSerializer, request)
-        return _reply(services.case_confirm(case_id=case_id, reason=body["reason"],
-                                            freeze=body["freeze"], by=request.user))  # fmt: skip
+        return _reply(
+            services.case_confirm(
+                case_id=case_id, reason=body["reason"], freeze=body["freeze"], by=request.user
+            )
+        )

@@ -38,6 +38,7 @@ class Style:
     buy_in_bb: int = 100  # the stack it sits with and tops up to, in big blinds
 
 
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 STYLES: dict[str, Style] = {
     s.name: s
     for s in (
@@ -328,9 +329,14 @@ def _soft_heads_up(
 
 
 def _card_sharing(
-    state: HandState, seat: Seat, legal: LegalActions, memory: HandMemory, rng: random.Random,
-    sharers: list[int], others: list[int],
-) -> Decision | None:  # fmt: skip
+    state: HandState,
+    seat: Seat,
+    legal: LegalActions,
+    memory: HandMemory,
+    rng: random.Random,
+    sharers: list[int],
+    others: list[int],
+) -> Decision | None:
     """Partners who see each other's cards: the weaker folds preflop (squeezing a third
     player with the stronger when that one is very strong); postflop the weaker folds or
     bets to squeeze for a strong partner. None: play honestly on the shared knowledge."""

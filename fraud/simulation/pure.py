@@ -34,9 +34,13 @@ def user_id(index: int) -> int:
 
 
 def room_play(
-    plan: RoomPlan, *, hands: int, tables: int, seed: int,
+    plan: RoomPlan,
+    *,
+    hands: int,
+    tables: int,
+    seed: int,
     progress: Callable[[int], None] | None = None,
-) -> tuple[RoomTruth, list[HandFacts]]:  # fmt: skip
+) -> tuple[RoomTruth, list[HandFacts]]:
     """Plays about ``hands`` hands of the room at ``tables`` tables; the truth and every
     hand's facts, in the order played. Deterministic: one seed gives one room and deal."""
     relations = plan.relations()
@@ -59,8 +63,14 @@ def room_play(
                 seated = lineup[turn:] + lineup[:turn]  # the button moves one seat a hand
                 events = _hand(seated, styles, relations, rng, hand_id=len(out) + 1)
                 ids = [user_id(i) for i in seated]
-                out.append(hand_facts(hand_id=len(out) + 1, player_ids=ids,
-                                      usernames=[f"p{i}" for i in ids], events=events))  # fmt: skip
+                out.append(
+                    hand_facts(
+                        hand_id=len(out) + 1,
+                        player_ids=ids,
+                        usernames=[f"p{i}" for i in ids],
+                        events=events,
+                    )
+                )
                 played += 1
                 if progress is not None:
                     progress(len(out))
@@ -70,17 +80,22 @@ def room_play(
 
 
 def _hand(
-    seated: list[int], styles: dict[int, bots.Style], relations: dict[int, dict[int, str]],
-    rng: random.Random, *, hand_id: int,
-) -> list[Event]:  # fmt: skip
+    seated: list[int],
+    styles: dict[int, bots.Style],
+    relations: dict[int, dict[int, str]],
+    rng: random.Random,
+    *,
+    hand_id: int,
+) -> list[Event]:
     n = len(seated)
     deck = list(range(52))
     rng.shuffle(deck)
     config = HandConfig(
         variant="NT",
         starting_stacks=tuple(styles[i].buy_in_bb * BIG_BLIND for i in seated),
-        blinds_or_straddles=(SMALL_BLIND, BIG_BLIND) + (0,) * (n - 2), min_bet=BIG_BLIND,
-    )  # fmt: skip
+        blinds_or_straddles=(SMALL_BLIND, BIG_BLIND) + (0,) * (n - 2),
+        min_bet=BIG_BLIND,
+    )
     state, events = start_hand(config, FixedDeck(deck))
     memory = bots.HandMemory(hand_id=hand_id)
     position = {index: seat for seat, index in enumerate(seated)}
@@ -92,9 +107,12 @@ def _hand(
             assert legal is not None
             me = seated[legal.actor]
             seat = bots.Seat(
-                me=legal.actor, style=styles[me],
-                relations={position[o]: r for o, r in relations.get(me, {}).items() if o in position},
-            )  # fmt: skip
+                me=legal.actor,
+                style=styles[me],
+                relations={
+                    position[o]: r for o, r in relations.get(me, {}).items() if o in position
+                },
+            )
             action, amount = bots.decide(state, seat, legal, memory, rng)
             memory.record(state.street, legal.actor, action)
             state, more = act(state, legal.actor, action, amount)

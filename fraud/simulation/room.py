@@ -22,10 +22,17 @@ FRIENDS, HOUSEHOLD, TIGHT_PASSIVE = "friends", "household", "tight_passive"
 HEADS_UP = "heads_up"
 #: The styles of heads-up pairs, in turn: a strong player against a weak one, or two
 #: styles far apart.
-HEADS_UP_STYLES = (("short_stack", "station"), ("aggressive", "station"), ("loose", "passive"),
-                   ("maniac", "short_stack"), ("tight", "nit"), ("aggressive", "loose"))  # fmt: skip
+HEADS_UP_STYLES = (
+    ("short_stack", "station"),
+    ("aggressive", "station"),
+    ("loose", "passive"),
+    ("maniac", "short_stack"),
+    ("tight", "nit"),
+    ("aggressive", "loose"),
+)
 COLLUSION = (CHIP_DUMPING, SOFT_PLAY, CARD_SHARING, RING)
 #: --rings keys -> (scheme, group size).
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 SPEC_KEYS: dict[str, tuple[str, int]] = {
     "dump": (CHIP_DUMPING, 2), "soft": (SOFT_PLAY, 2), "share": (CARD_SHARING, 2), "ring": (RING, 3),
     "friends": (FRIENDS, 2), "household": (HOUSEHOLD, 2), "tight_passive": (TIGHT_PASSIVE, 2),
@@ -224,10 +231,15 @@ def room_truth(
     plan: RoomPlan, user_ids: list[int], usernames: list[str], **figures: Any
 ) -> RoomTruth:
     players = [
-        {"user_id": user_ids[p.index], "username": usernames[p.index], "style": p.style,
-         "client_ip": p.client_ip, "device_id": p.device_id}
+        {
+            "user_id": user_ids[p.index],
+            "username": usernames[p.index],
+            "style": p.style,
+            "client_ip": p.client_ip,
+            "device_id": p.device_id,
+        }
         for p in plan.players
-    ]  # fmt: skip
+    ]
     groups = []
     for g in plan.groups:
         ids = sorted(g.members, key=lambda m: user_ids[m])

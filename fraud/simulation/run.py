@@ -73,9 +73,15 @@ class _Job:
 
 
 def room_simulate(
-    *, players: int = 60, hands: int = 100_000, seed: int, schemes: RoomSpec | None = None,
-    workers: int = 1, progress: Progress | None = None, threads: int | None = None,
-) -> RoomTruth:  # fmt: skip
+    *,
+    players: int = 60,
+    hands: int = 100_000,
+    seed: int,
+    schemes: RoomSpec | None = None,
+    workers: int = 1,
+    progress: Progress | None = None,
+    threads: int | None = None,
+) -> RoomTruth:
     """Plays a room of ``players`` bots for about ``hands`` hands and returns its truth.
 
     Every hand goes through the real table service, so the event store, the ledger and
@@ -102,9 +108,16 @@ def room_simulate(
         totals = _run(jobs, hands, progress)
     elapsed = time.perf_counter() - started
     played = Hand.objects.filter(table_id__in=table_ids, ended_at__isnull=False).count()
-    return room_truth(plan, user_ids, usernames, hands=played, tables=tables,
-                      seconds=round(elapsed, 2), errors=totals["errors"],
-                      extra={"commands": totals["commands"], "hands_per_s": round(played / elapsed, 1)})  # fmt: skip
+    return room_truth(
+        plan,
+        user_ids,
+        usernames,
+        hands=played,
+        tables=tables,
+        seconds=round(elapsed, 2),
+        errors=totals["errors"],
+        extra={"commands": totals["commands"], "hands_per_s": round(played / elapsed, 1)},
+    )
 
 
 def _setup(plan: RoomPlan, seed: int, tables: int) -> tuple[list[int], list[str], list[int]]:
@@ -112,21 +125,35 @@ def _setup(plan: RoomPlan, seed: int, tables: int) -> tuple[list[int], list[str]
     prefix = f"sim{seed}-"
     if users.objects.filter(username__startswith=prefix).exists():
         raise ValueError(f"a room with seed {seed} exists in this database already ({prefix}*)")
-    issuer = ledger_account_open(kind=AccountKind.BONUS, owner_ref=f"sim-{seed}", currency="CHIPS",
-                                 must_not_overdraw=False)  # fmt: skip
+    issuer = ledger_account_open(
+        kind=AccountKind.BONUS, owner_ref=f"sim-{seed}", currency="CHIPS", must_not_overdraw=False
+    )
     user_ids, usernames = [], []
     for p in plan.players:
         user = users.objects.create_user(username=f"{prefix}{p.index + 1}", password=None)
         cash = money.player_cash_account(player_id=user.pk, currency="CHIPS")
-        ledger_transfer(transfer_id=uuid.uuid4(), debit_account_id=issuer.pk, credit_account_id=cash.pk,
-                        amount=FUNDS, currency="CHIPS", code="sim_grant")  # fmt: skip
+        ledger_transfer(
+            transfer_id=uuid.uuid4(),
+            debit_account_id=issuer.pk,
+            credit_account_id=cash.pk,
+            amount=FUNDS,
+            currency="CHIPS",
+            code="sim_grant",
+        )
         user_ids.append(user.pk)
         usernames.append(user.get_username())
     table_ids = [
-        table_create(name=f"sim{seed} #{t + 1}", variant="NT", small_blind=SMALL_BLIND, big_blind=BIG_BLIND,
-                     min_buy_in=MIN_BUY_IN, max_buy_in=BUY_IN, max_seats=6).pk
+        table_create(
+            name=f"sim{seed} #{t + 1}",
+            variant="NT",
+            small_blind=SMALL_BLIND,
+            big_blind=BIG_BLIND,
+            min_buy_in=MIN_BUY_IN,
+            max_buy_in=BUY_IN,
+            max_seats=6,
+        ).pk
         for t in range(tables)
-    ]  # fmt: skip
+    ]
     return user_ids, usernames, table_ids
 
 
@@ -182,18 +209,30 @@ def _work(job: _Job, out: Any) -> None:
         relations = job.plan.relations()
         players = {
             job.user_ids[p.index]: SimPlayer(
-                index=p.index, user_id=job.user_ids[p.index], style=bots.STYLES[p.style],
-                actor=Actor(kind="player", user_id=job.user_ids[p.index], client_ip=p.client_ip,
-                            device_id=p.device_id),
+                index=p.index,
+                user_id=job.user_ids[p.index],
+                style=bots.STYLES[p.style],
+                actor=Actor(
+                    kind="player",
+                    user_id=job.user_ids[p.index],
+                    client_ip=p.client_ip,
+                    device_id=p.device_id,
+                ),
                 relations=relations.get(p.index, {}),
             )
             for p in job.plan.players
-        }  # fmt: skip
+        }
         runners = [
-            TableRunner(table_id=table_id, position=position, rounds=job.rounds, quota=quota,
-                        players=players, seed=job.seed)
+            TableRunner(
+                table_id=table_id,
+                position=position,
+                rounds=job.rounds,
+                quota=quota,
+                players=players,
+                seed=job.seed,
+            )
             for position, table_id, quota in job.tables
-        ]  # fmt: skip
+        ]
         shares = [
             runners[i :: job.threads] for i in range(job.threads) if runners[i :: job.threads]
         ]

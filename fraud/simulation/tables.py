@@ -51,8 +51,16 @@ class SimPlayer:
 class TableRunner:
     """Plays one table through its sessions until it has dealt ``quota`` hands."""
 
-    def __init__(self, *, table_id: int, position: int, rounds: list[Round], quota: int,
-                 players: dict[int, SimPlayer], seed: int) -> None:  # fmt: skip
+    def __init__(
+        self,
+        *,
+        table_id: int,
+        position: int,
+        rounds: list[Round],
+        quota: int,
+        players: dict[int, SimPlayer],
+        seed: int,
+    ) -> None:
         self.table_id = table_id
         self.position = position
         self.rounds = rounds
@@ -172,9 +180,10 @@ class TableRunner:
             self.memory = bots.HandMemory(hand_id=hand.pk)
         player = self.players[hand.player_ids[legal.actor]]
         relations = {
-            i: rel for i, pid in enumerate(hand.player_ids)
+            i: rel
+            for i, pid in enumerate(hand.player_ids)
             if (rel := player.relations.get(self.players[pid].index)) is not None
-        }  # fmt: skip
+        }
         seat = bots.Seat(me=legal.actor, style=player.style, relations=relations)
         action, amount = bots.decide(state, seat, legal, self.memory, self.rng)
         self.memory.record(state.street, legal.actor, action)

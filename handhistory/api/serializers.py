@@ -31,7 +31,7 @@ class FormatField(StrictCharField):
         "(2025-01-31T18:00:00Z; UTC when no offset). Compared with the hand's end.",
     }
 )
-class WhenField(serializers.Field):  # type: ignore[type-arg]
+class WhenField(serializers.Field):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     """A date or date-time bound; ``end``: a date alone includes that whole day."""
 
     def __init__(self, *, end: bool = False, **kwargs: Any) -> None:
@@ -70,7 +70,7 @@ class ExportRequestSerializer(StrictSerializer):
     )
 
 
-class ExportFiltersSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ExportFiltersSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     tables = serializers.ListField(child=serializers.IntegerField())
     since = serializers.DateTimeField(allow_null=True)
     until = serializers.DateTimeField(allow_null=True)
@@ -79,12 +79,12 @@ class ExportFiltersSerializer(serializers.Serializer):  # type: ignore[type-arg]
     result = serializers.ChoiceField(choices=RESULTS, allow_null=True)
 
 
-class ExportJobSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ExportJobSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     """The shape of a job (documentation: rows come from ``views.job_data``)."""
 
     id = serializers.IntegerField()
     format = serializers.CharField()
-    source = serializers.ChoiceField(choices=["api", "admin", "hand", "cli"])  # type: ignore[assignment]
+    source = serializers.ChoiceField(choices=["api", "admin", "hand", "cli"])  # type: ignore[assignment]  # the stubs type the serializer's source attribute as a string
     status = serializers.ChoiceField(
         choices=["queued", "running", "succeeded", "failed", "cancelled", "expired"]
     )

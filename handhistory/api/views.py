@@ -107,7 +107,7 @@ def _idempotency_key(request: Request) -> str:
     return rest_key(request, required=False)
 
 
-class ExportsView(GenericAPIView):  # type: ignore[type-arg]
+class ExportsView(GenericAPIView):  # type: ignore[type-arg]  # drf-stubs: generic in the model
     serializer_class = s.ExportJobSerializer  # the schema's shape; rows come from job_data
 
     @extend_schema(

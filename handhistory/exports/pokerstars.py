@@ -93,10 +93,36 @@ def _positions(n: int) -> dict[int, str]:
 
 
 #: Rank names as PokerStars writes them (card rank 0 = deuce ... 12 = ace), one and many.
-RANK_WORDS = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
-              "Jack", "Queen", "King", "Ace")  # fmt: skip
-RANK_PLURALS = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines",
-                "Tens", "Jacks", "Queens", "Kings", "Aces")  # fmt: skip
+RANK_WORDS = (
+    "Deuce",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
+)
+RANK_PLURALS = (
+    "Deuces",
+    "Threes",
+    "Fours",
+    "Fives",
+    "Sixes",
+    "Sevens",
+    "Eights",
+    "Nines",
+    "Tens",
+    "Jacks",
+    "Queens",
+    "Kings",
+    "Aces",
+)
 _ACE = 12
 
 

@@ -91,10 +91,17 @@ def hand_records(hand_ids: Iterable[int]) -> list[HandRecord]:
     hands: dict[int, tuple[Any, ...]] = {
         row[0]: row
         for row in Hand.objects.filter(pk__in=ids, ended_at__isnull=False).values_list(
-            "pk", "number", "table_id", "table__name", "table__max_seats", "table__currency",
-            "seat_numbers", "player_ids", "started_at",
+            "pk",
+            "number",
+            "table_id",
+            "table__name",
+            "table__max_seats",
+            "table__currency",
+            "seat_numbers",
+            "player_ids",
+            "started_at",
         )
-    }  # fmt: skip
+    }
     events = _events([f"hand-{pk}" for pk in hands])  # each hand's stream (Hand.stream)
     user_ids = {u for row in hands.values() for u in row[_PLAYERS]}
     names = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
@@ -195,9 +202,16 @@ def hand_record(hand: Hand, events: Sequence[Event]) -> HandRecord:
     )
     table = hand.table
     row = (
-        hand.pk, hand.number, table.pk, table.name, table.max_seats, table.currency,
-        hand.seat_numbers, hand.player_ids, hand.started_at,
-    )  # fmt: skip
+        hand.pk,
+        hand.number,
+        table.pk,
+        table.name,
+        table.max_seats,
+        table.currency,
+        hand.seat_numbers,
+        hand.player_ids,
+        hand.started_at,
+    )
     return _record(row, tuple(events), names)
 
 

@@ -117,7 +117,7 @@ def render(template: Template, viewer: Viewer) -> str:
     """``viewer``'s text from ``template``: staff's, a player's own, or a spectator's."""
     parts = template["t"]
     if len(parts) == 1:
-        return parts[0]  # type: ignore[no-any-return]
+        return parts[0]  # type: ignore[no-any-return]  # a template's parts are JSON from the database
     if viewer.full:
         return "".join([p if type(p) is str else p[1] for p in parts])
     players = template["p"]

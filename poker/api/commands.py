@@ -60,7 +60,7 @@ class TableCommandView(APIView):
     """Base of the POST commands: key and actor from the headers, body validated strictly."""
 
     permission_classes = [IsAuthenticated]
-    body_serializer: ClassVar[type[serializers.Serializer]] = s.EmptySerializer  # type: ignore[type-arg]
+    body_serializer: ClassVar[type[serializers.Serializer]] = s.EmptySerializer  # type: ignore[type-arg]  # drf-stubs: generic in the instance
 
     def command(
         self, *, table_id: int, player_id: int, key: str, actor: Actor, data: dict[str, Any]

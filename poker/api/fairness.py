@@ -63,10 +63,12 @@ class VerifyRequestSerializer(StrictSerializer):
     server_seed = StrictCharField(min_length=32, max_length=128, help_text="Hex.")
     commitment = StrictCharField(min_length=64, max_length=64, help_text="Hex SHA-256.")
     client_seeds = serializers.ListField(
-        child=StrictCharField(max_length=fairness.CLIENT_SEED_MAX, allow_blank=True,
-                              trim_whitespace=False),
-        max_length=10, default=list,
-    )  # fmt: skip
+        child=StrictCharField(
+            max_length=fairness.CLIENT_SEED_MAX, allow_blank=True, trim_whitespace=False
+        ),
+        max_length=10,
+        default=list,
+    )
     nonce = StrictIntegerField(max_value=_MAX_NONCE, default=0)
     variant = serializers.ChoiceField(choices=Variant.choices)
     dealt = serializers.ListField(child=_DealtCardSerializer(), max_length=52, default=list)
@@ -85,7 +87,7 @@ def _hex_only(value: str) -> str:
     return value
 
 
-class VerifyResponseSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class VerifyResponseSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     ok = serializers.BooleanField()
     commitment_matches = serializers.BooleanField()
     computed_commitment = serializers.CharField()
@@ -93,7 +95,7 @@ class VerifyResponseSerializer(serializers.Serializer):  # type: ignore[type-arg
     deck = serializers.ListField(child=serializers.CharField())
 
 
-class DealProofSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class DealProofSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     hand = serializers.IntegerField()
     algorithm = serializers.CharField(allow_null=True)
     commitment = serializers.CharField()
@@ -212,7 +214,7 @@ class HandFairnessView(APIView):
         )
 
 
-class _FullQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class _FullQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     full = QueryBooleanField(default=False)
 
 

@@ -35,7 +35,7 @@ from poker.api import serializers as s
 from poker.api.common import user_id, valid
 
 
-class HandListView(ListAPIView):  # type: ignore[type-arg]
+class HandListView(ListAPIView):  # type: ignore[type-arg]  # drf-stubs: generic in the model
     """The caller's finished hands, newest first, paginated (``limit``/``offset``)."""
 
     permission_classes = [IsAuthenticated]

@@ -60,14 +60,14 @@ class ActSerializer(StrictSerializer):
     version = StrictIntegerField(required=False, allow_null=True)
 
 
-class HandDetailQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HandDetailQuerySerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     full = QueryBooleanField(default=False)
 
 
 # --- response shapes (documentation) --------------------------------------------------------
 
 
-class CurrencySpecSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CurrencySpecSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     code = serializers.CharField()
     decimals = serializers.IntegerField(
         help_text="Digits after the point: minor units per unit = 10**decimals."
@@ -77,7 +77,7 @@ class CurrencySpecSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class TablePublicSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TablePublicSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     id = serializers.IntegerField()
     name = serializers.CharField()
     variant = serializers.ChoiceField(choices=Variant.choices)
@@ -111,7 +111,7 @@ class LobbyTableSerializer(TablePublicSerializer):
     average_pot = serializers.IntegerField()
 
 
-class SeatViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class SeatViewSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     seat = serializers.IntegerField()
     user_id = serializers.IntegerField()
     username = serializers.CharField()
@@ -124,7 +124,7 @@ class SeatViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     cards = serializers.CharField(allow_null=True, help_text="Only once shown.")
 
 
-class LegalActionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LegalActionsSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     actions = serializers.ListField(
         child=serializers.CharField(), help_text="A subset of fold, check, call, bet, raise."
     )
@@ -133,19 +133,19 @@ class LegalActionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
     max_to = serializers.IntegerField(allow_null=True)
 
 
-class YouSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class YouSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     seat = serializers.IntegerField()
     state = serializers.CharField()
     hole_cards = serializers.CharField(allow_null=True)
     legal_actions = LegalActionsSerializer(allow_null=True)
 
 
-class PotSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class PotSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     amount = serializers.IntegerField()
     eligible_seats = serializers.ListField(child=serializers.IntegerField())
 
 
-class HandViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HandViewSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     button_seat = serializers.IntegerField(allow_null=True)
@@ -164,7 +164,7 @@ class HandViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     table = TablePublicSerializer()
     version = serializers.IntegerField()
     seats = SeatViewSerializer(many=True)
@@ -177,7 +177,7 @@ class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]
     you = YouSerializer(allow_null=True)
 
 
-class CommandResultSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CommandResultSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     """What a table command returns: its own fields, the new ``version``, and
     ``replayed: true`` when the same Idempotency-Key was seen before."""
 
@@ -193,7 +193,7 @@ class SummaryPlayersField(serializers.JSONField):
         return summary_players(value)
 
 
-class HandSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HandSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     """One finished hand (no hole cards but those shown at showdown)."""
 
     hand = serializers.IntegerField(source="hand_id")
@@ -212,7 +212,7 @@ class HandSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]
     ended_at = serializers.DateTimeField()
 
 
-class HandYouSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HandYouSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     seat = serializers.IntegerField()
     position = serializers.CharField(help_text="SB, BB, UTG, UTG+1.., LJ, HJ, CO, BTN.")
     cards = serializers.CharField(help_text='Your hole cards as text, e.g. "Qh8h".')
@@ -232,7 +232,7 @@ class HandListRowSerializer(HandSummarySerializer):
     you = HandYouSerializer()
 
 
-class ReadablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReadablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     seat = serializers.IntegerField()
     username = serializers.CharField()
     position = serializers.CharField()
@@ -246,13 +246,13 @@ class ReadablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg
     won = serializers.IntegerField()
 
 
-class ReadableWinnerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReadableWinnerSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     seat = serializers.IntegerField()
     username = serializers.CharField()
     amount = serializers.IntegerField()
 
 
-class ReadablePotSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReadablePotSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     pot = serializers.IntegerField(help_text="0 the main pot, then side pots.")
     amount = serializers.IntegerField(help_text="Before rake.")
     rake = serializers.IntegerField()
@@ -260,7 +260,7 @@ class ReadablePotSerializer(serializers.Serializer):  # type: ignore[type-arg]
     winners = ReadableWinnerSerializer(many=True)
 
 
-class ReadableActionSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReadableActionSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     street = serializers.CharField()
     seat = serializers.IntegerField()
     username = serializers.CharField()
@@ -279,13 +279,14 @@ class ReadableActionSerializer(serializers.Serializer):  # type: ignore[type-arg
         ]
     )
     amount = serializers.IntegerField(
-        allow_null=True, help_text="Chips added (ante, blind, call), the total bet or raised "
-        "to (bet, raise), or returned (uncalled)."
-    )  # fmt: skip
+        allow_null=True,
+        help_text="Chips added (ante, blind, call), the total bet or raised "
+        "to (bet, raise), or returned (uncalled).",
+    )
     text = serializers.CharField(help_text='e.g. "zed raises to 300".')
 
 
-class ReadableStepSeatSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReadableStepSeatSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     seat = serializers.IntegerField()
     stack = serializers.IntegerField()
     bet = serializers.IntegerField()
@@ -294,7 +295,7 @@ class ReadableStepSeatSerializer(serializers.Serializer):  # type: ignore[type-a
     cards = serializers.CharField(allow_null=True)
 
 
-class ReadableStepSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReadableStepSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     kind = serializers.CharField(help_text="start, deal, board, win, rake, or the action's kind.")
     text = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
@@ -308,7 +309,7 @@ class ReadableStepSerializer(serializers.Serializer):  # type: ignore[type-arg]
     winners = serializers.JSONField(help_text="Pots awarded so far.")
 
 
-class ReadableHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class ReadableHandSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     """The hand in words, with the same visibility as ``events``."""
 
     variant = serializers.CharField()
@@ -328,7 +329,7 @@ class ReadableHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class HandEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HandEventSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     seq = serializers.IntegerField()
     recorded_at = serializers.DateTimeField()
     type = serializers.CharField()
@@ -339,7 +340,7 @@ class HandEventSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-class HandDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class HandDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     id = serializers.IntegerField()
     table = serializers.IntegerField()
     number = serializers.IntegerField()

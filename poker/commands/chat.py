@@ -41,9 +41,22 @@ def table_chat(
             )
         seat = ctx.seat_of_player(player_id)
         name = (seat.player if seat else get_user_model().objects.get(pk=player_id)).get_username()
-        table_event(ctx, table_events.ChatPosted(seat=seat.number if seat else None,
-                                                 **table_events.person(player_id, name), text=clean))  # fmt: skip
+        table_event(
+            ctx,
+            table_events.ChatPosted(
+                seat=seat.number if seat else None,
+                **table_events.person(player_id, name),
+                text=clean,
+            ),
+        )
         return {"posted": True}
 
-    return run_command(table_id=table_id, player_id=player_id, key=key, command="chat",
-                        request={"text": text}, actor=actor, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=player_id,
+        key=key,
+        command="chat",
+        request={"text": text},
+        actor=actor,
+        body=body,
+    )

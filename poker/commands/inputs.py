@@ -30,8 +30,10 @@ def act_request(*, action: object, amount: object, version: object) -> None:
             f"version must be an integer, got {version!r}.", code="invalid_version"
         )
     if action not in ACTIONS:
-        raise InvalidRequest(f"Unknown action {action!r}; expected one of {', '.join(ACTIONS)}.",
-                             code="unknown_action")  # fmt: skip
+        raise InvalidRequest(
+            f"Unknown action {action!r}; expected one of {', '.join(ACTIONS)}.",
+            code="unknown_action",
+        )
     if amount is not None and (type(amount) is not int or amount < 0 or amount >= 2**63):
         raise InvalidRequest(
             f"amount must be a non-negative integer, got {amount!r}.", code="invalid_amount"
@@ -44,14 +46,27 @@ def chat_line(text: object) -> str:
         raise InvalidRequest("Chat text must be a non-empty string.", code="invalid_chat")
     clean = " ".join(text.split())
     if len(clean) > CHAT_MAX_LENGTH:
-        raise InvalidRequest(f"Chat lines are at most {CHAT_MAX_LENGTH} characters.", code="chat_too_long",
-                             max=CHAT_MAX_LENGTH)  # fmt: skip
+        raise InvalidRequest(
+            f"Chat lines are at most {CHAT_MAX_LENGTH} characters.",
+            code="chat_too_long",
+            max=CHAT_MAX_LENGTH,
+        )
     return clean
 
 
-def table_settings(*, variant: str, small_blind: int, big_blind: int, min_buy_in: int,
-                   max_buy_in: int, max_seats: int, ante: int, rake_bps: int, rake_cap: int,
-                   button_blind: int) -> None:  # fmt: skip
+def table_settings(
+    *,
+    variant: str,
+    small_blind: int,
+    big_blind: int,
+    min_buy_in: int,
+    max_buy_in: int,
+    max_seats: int,
+    ante: int,
+    rake_bps: int,
+    rake_cap: int,
+    button_blind: int,
+) -> None:
     """A new table's stakes make sense: known variant, chip amounts, small <= big blind,
     2-10 seats, big blind <= min buy-in <= max buy-in, rake 0-100 %."""
     if variant not in Variant.values:
@@ -62,8 +77,12 @@ def table_settings(*, variant: str, small_blind: int, big_blind: int, min_buy_in
         ("max_buy_in", max_buy_in),
     ):
         check_amount(value, name=label)
-    for label, value in (("small_blind", small_blind), ("ante", ante), ("rake_cap", rake_cap),
-                         ("button_blind", button_blind)):  # fmt: skip
+    for label, value in (
+        ("small_blind", small_blind),
+        ("ante", ante),
+        ("rake_cap", rake_cap),
+        ("button_blind", button_blind),
+    ):
         if type(value) is not int or value < 0:
             raise InvalidRequest(
                 f"{label} must be a non-negative integer.", code="invalid_amount", field=label

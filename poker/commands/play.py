@@ -29,8 +29,16 @@ from poker.presence import presence_disconnected
 from poker.working_set import Ctx, table_event, who
 
 
-def table_act(*, table_id: int, player_id: int, action: object, amount: object = None,
-              version: object = None, key: str, actor: Actor) -> dict[str, Any]:  # fmt: skip
+def table_act(
+    *,
+    table_id: int,
+    player_id: int,
+    action: object,
+    amount: object = None,
+    version: object = None,
+    key: str,
+    actor: Actor,
+) -> dict[str, Any]:
     """A betting decision by the player whose turn it is."""
     inputs.act_request(action=action, amount=amount, version=version)
 
@@ -46,7 +54,7 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
             raise TableError("You are not in the current hand.", code="not_in_hand")
         assert ctx.state is not None and ctx.hand is not None
         try:
-            ctx.state, events = act(ctx.state, index, str(action), amount)  # type: ignore[arg-type]
+            ctx.state, events = act(ctx.state, index, str(action), amount)  # type: ignore[arg-type]  # the engine validates the amount's type and refuses a bad one
         except EngineError as error:
             raise _refusal_in_seats(ctx, error) from None
         if seat.consecutive_timeouts:
@@ -60,9 +68,16 @@ def table_act(*, table_id: int, player_id: int, action: object, amount: object =
         progress(ctx)  # may end this hand and start the next, with other seats
         return {"hand": hand_id, "events": public}
 
-    result = run_command(table_id=table_id, player_id=player_id, key=key, command="act",
-                          request={"action": action, "amount": amount, "version": version},
-                          actor=actor, body=body, unlocked=True)  # fmt: skip
+    result = run_command(
+        table_id=table_id,
+        player_id=player_id,
+        key=key,
+        command="act",
+        request={"action": action, "amount": amount, "version": version},
+        actor=actor,
+        body=body,
+        unlocked=True,
+    )
     # A retried key answers with the stored outcome, perhaps stored before the rename.
     return table_events.read_act_result(result) if result.get("replayed") else result
 
@@ -127,17 +142,27 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
         if sat_out:
             seat.state = Seat.State.SITTING_OUT
         ctx.seat_changed(seat)
-        table_event(ctx, table_events.TurnTimedOut(hand=hand.pk, seat=seat.number, **who(seat),
-                                                   action=action))  # fmt: skip
+        table_event(
+            ctx,
+            table_events.TurnTimedOut(hand=hand.pk, seat=seat.number, **who(seat), action=action),
+        )
         if sat_out:
-            table_event(ctx, table_events.PlayerSatOut(seat=seat.number, **who(seat),
-                                                       reason=reason))  # fmt: skip
+            table_event(
+                ctx, table_events.PlayerSatOut(seat=seat.number, **who(seat), reason=reason)
+            )
         append_engine(ctx, events, SYSTEM)
         progress(ctx)
         return {"timed_out": True, "seat": seat.number, "action": action}
 
-    return run_command(table_id=table_id, player_id=None, key=None, command="timeout",
-                        request={"expected_version": expected_version}, actor=SYSTEM, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=None,
+        key=None,
+        command="timeout",
+        request={"expected_version": expected_version},
+        actor=SYSTEM,
+        body=body,
+    )
 
 
 def timeouts_sweep() -> int:
@@ -176,5 +201,12 @@ def table_deal_due(*, table_id: int) -> dict[str, Any]:
         ctx.table.next_hand_at = None  # also when no hand could start (a paused table)
         return {"dealt": ctx.table.current_hand_id is not None}
 
-    return run_command(table_id=table_id, player_id=None, key=None, command="deal",
-                        request={}, actor=SYSTEM, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=None,
+        key=None,
+        command="deal",
+        request={},
+        actor=SYSTEM,
+        body=body,
+    )

@@ -83,8 +83,16 @@ def run_command(
     """
     inputs.client_key(player_id=player_id, key=key)
     digest = request_hash(command, request)
-    attempt = partial(_execute, table_id=table_id, player_id=player_id, key=key,
-                      command=command, digest=digest, actor=actor, body=body)  # fmt: skip
+    attempt = partial(
+        _execute,
+        table_id=table_id,
+        player_id=player_id,
+        key=key,
+        command=command,
+        digest=digest,
+        actor=actor,
+        body=body,
+    )
     if unlocked and table_store().write_is_one_statement:
         working = table_io.take_unlocked(table_id)
         if working is not None:
@@ -98,8 +106,9 @@ def run_command(
             except (DomainError, EngineError) as refusal:
                 # Refused on a copy proven current: decided. The warm path never looked
                 # the key up, so a key already used answers as it would under the lock.
-                return _stored_outcome(player_id=player_id, key=key, table_id=table_id,
-                                       digest=digest, failure=refusal)  # fmt: skip
+                return _stored_outcome(
+                    player_id=player_id, key=key, table_id=table_id, digest=digest, failure=refusal
+                )
     try:
         return _locked(attempt)
     except (IntegrityError, DomainError, EngineError) as failure:
@@ -107,8 +116,9 @@ def run_command(
         # that committed meanwhile was not seen: this one then failed on the key's unique
         # index or on the rules (already seated...). The command stored under the key is
         # the answer (the failure was only a symptom of losing the race).
-        return _stored_outcome(player_id=player_id, key=key, table_id=table_id,
-                               digest=digest, failure=failure)  # fmt: skip
+        return _stored_outcome(
+            player_id=player_id, key=key, table_id=table_id, digest=digest, failure=failure
+        )
 
 
 #: Tries of a command under the lock when PostgreSQL breaks a deadlock by aborting it.
@@ -138,8 +148,9 @@ def _locked(attempt: Callable[..., dict[str, Any]]) -> dict[str, Any]:
     raise AssertionError("unreachable")
 
 
-def _stored_outcome(*, player_id: int | None, key: str | None, table_id: int, digest: str,
-                    failure: Exception) -> dict[str, Any]:  # fmt: skip
+def _stored_outcome(
+    *, player_id: int | None, key: str | None, table_id: int, digest: str, failure: Exception
+) -> dict[str, Any]:
     """The answer of the command stored under the client's key: its outcome if it is this
     command, else the 409 that the same key sent for another command gets; ``failure``
     when none is stored."""
@@ -209,26 +220,33 @@ def _execute(
                 "schema": table_events.VERSION,
                 "version": table.version,
                 "events": ctx.broadcasts,
-                "public": public_view(table=table, hand=ctx.hand, state=ctx.state,
-                                      seats=list(ctx.seats().values())),
-            }  # fmt: skip
+                "public": public_view(
+                    table=table, hand=ctx.hand, state=ctx.state, seats=list(ctx.seats().values())
+                ),
+            }
             record = (
                 Record(player_id, key, command, digest, result)
                 if player_id is not None and key
                 else None
             )
-            if not table_store().write(table, events=ctx.pending,
-                                       hands=list(ctx.changed_hands.values()),
-                                       seats=list(ctx.changed_seats.values()), record=record,
-                                       update=update):  # fmt: skip
+            if not table_store().write(
+                table,
+                events=ctx.pending,
+                hands=list(ctx.changed_hands.values()),
+                seats=list(ctx.changed_seats.values()),
+                record=record,
+                update=update,
+            ):
                 raise Overtaken
             running = after.hand if after.state is not None else None
             basis = Published(
-                version=table.version, public=update["public"], state=after.state,
+                version=table.version,
+                public=update["public"],
+                state=after.state,
                 player_ids=tuple(after.hand.player_ids) if after.hand else (),
                 hand_id=running.pk if running else None,
                 head=after.heads.get(running.stream) if running else None,
-            )  # fmt: skip
+            )
             # Readers of this process see the version before its broadcast arrives. (An
             # unlocked command's write committed by itself: these run at once.)
             transaction.on_commit(lambda: publish(table.pk, basis))

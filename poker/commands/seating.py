@@ -31,27 +31,59 @@ from wallet.restrictions import restriction_barred_from_tables, restriction_chec
 log = logging.getLogger(__name__)
 
 
-def table_create(*, name: str, variant: str, small_blind: int, big_blind: int, min_buy_in: int,
-                 max_buy_in: int, max_seats: int = 6, ante: int = 0, currency: str = "CHIPS",
-                 rake_bps: int = 0, rake_cap: int = 0, action_seconds: int = 30,
-                 big_blind_ante: bool = False, button_blind: int = 0, key: str | None = None,
-                 player_id: int | None = None) -> Table:  # fmt: skip
+def table_create(
+    *,
+    name: str,
+    variant: str,
+    small_blind: int,
+    big_blind: int,
+    min_buy_in: int,
+    max_buy_in: int,
+    max_seats: int = 6,
+    ante: int = 0,
+    currency: str = "CHIPS",
+    rake_bps: int = 0,
+    rake_cap: int = 0,
+    action_seconds: int = 30,
+    big_blind_ante: bool = False,
+    button_blind: int = 0,
+    key: str | None = None,
+    player_id: int | None = None,
+) -> Table:
     """Creates a table after checking its stakes make sense. With a ``key`` (the creator's
     idempotency key; ``player_id`` None: the system's), creation is a recorded command
     (``TableCommand`` "create", in the creator's one namespace of keys): the same key
     again returns the same table; with other settings, or a key another command used, it
     is refused (``idempotency_key_reused``)."""
     inputs.client_key(player_id=player_id, key=key)
-    inputs.table_settings(variant=variant, small_blind=small_blind, big_blind=big_blind,
-                          min_buy_in=min_buy_in, max_buy_in=max_buy_in, max_seats=max_seats,
-                          ante=ante, rake_bps=rake_bps, rake_cap=rake_cap,
-                          button_blind=button_blind)  # fmt: skip
+    inputs.table_settings(
+        variant=variant,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        min_buy_in=min_buy_in,
+        max_buy_in=max_buy_in,
+        max_seats=max_seats,
+        ante=ante,
+        rake_bps=rake_bps,
+        rake_cap=rake_cap,
+        button_blind=button_blind,
+    )
     fields = dict(
-        name=name, variant=variant, small_blind=small_blind, big_blind=big_blind, ante=ante,
-        max_seats=max_seats, min_buy_in=min_buy_in, max_buy_in=max_buy_in, currency=currency,
-        rake_bps=rake_bps, rake_cap=rake_cap, action_seconds=action_seconds,
-        big_blind_ante=big_blind_ante, button_blind=button_blind,
-    )  # fmt: skip
+        name=name,
+        variant=variant,
+        small_blind=small_blind,
+        big_blind=big_blind,
+        ante=ante,
+        max_seats=max_seats,
+        min_buy_in=min_buy_in,
+        max_buy_in=max_buy_in,
+        currency=currency,
+        rake_bps=rake_bps,
+        rake_cap=rake_cap,
+        action_seconds=action_seconds,
+        big_blind_ante=big_blind_ante,
+        button_blind=button_blind,
+    )
     if key is None:
         with transaction.atomic(durable=True):
             return Table.objects.create(**fields)
@@ -62,8 +94,14 @@ def table_create(*, name: str, variant: str, small_blind: int, big_blind: int, m
     try:
         with transaction.atomic(durable=True):
             table = Table.objects.create(**fields)
-            TableCommand.objects.create(table=table, player_id=player_id, key=key, command="create",
-                                        request_hash=digest, result={"table": table.pk})  # fmt: skip
+            TableCommand.objects.create(
+                table=table,
+                player_id=player_id,
+                key=key,
+                command="create",
+                request_hash=digest,
+                result={"table": table.pk},
+            )
             return table
     except IntegrityError:
         # Only the command record's unique index can refuse a new table's row: the same
@@ -84,8 +122,9 @@ def _created(*, player_id: int | None, key: str, digest: str) -> Table | None:
     return Table.objects.get(pk=stored.result["table"])
 
 
-def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = None, key: str,
-              actor: Actor) -> dict[str, Any]:  # fmt: skip
+def table_sit(
+    *, table_id: int, player_id: int, buy_in: object, seat: object = None, key: str, actor: Actor
+) -> dict[str, Any]:
     """Takes a seat with a buy-in from the player's wallet; may start a hand. Refused to a
     staff member who saw every card of this table lately (403 ``watched_with_every_card``)."""
 
@@ -97,8 +136,10 @@ def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = N
         if not table.min_buy_in <= amount <= table.max_buy_in:
             raise TableError(
                 f"Buy-in {amount} is outside {table.min_buy_in}..{table.max_buy_in}.",
-                code="buy_in_out_of_range", min=table.min_buy_in, max=table.max_buy_in,
-            )  # fmt: skip
+                code="buy_in_out_of_range",
+                min=table.min_buy_in,
+                max=table.max_buy_in,
+            )
         seats = ctx.seats()
         if any(s.player_id == player_id for s in seats.values()):
             raise TableError("You are already seated at this table.", code="already_seated")
@@ -119,20 +160,35 @@ def table_sit(*, table_id: int, player_id: int, buy_in: object, seat: object = N
         stake = money.seat_stake_account(
             table_id=table.pk, player_id=player_id, currency=table.currency
         )
-        money.buy_in(table_id=table.pk, player_id=player_id, amount=amount, currency=table.currency,
-                     key=money.transfer_id("buy-in", table.pk, player_id, key))  # fmt: skip
+        money.buy_in(
+            table_id=table.pk,
+            player_id=player_id,
+            amount=amount,
+            currency=table.currency,
+            key=money.transfer_id("buy-in", table.pk, player_id, key),
+        )
         running = table.current_hand_id is not None
         ctx.seat_map[number] = sat = Seat.objects.create(
-            table=table, number=number, player_id=player_id, stake_account=stake,
+            table=table,
+            number=number,
+            player_id=player_id,
+            stake_account=stake,
             waiting_for_big_blind=running,
-        )  # fmt: skip
+        )
         ctx.balances_stale = True
         table_event(ctx, table_events.PlayerSat(seat=number, **who(sat), buy_in=amount))
         maybe_start_hand(ctx)
         return {"seat": number, "buy_in": amount}
 
-    return run_command(table_id=table_id, player_id=player_id, key=key, command="sit",
-                        request={"buy_in": buy_in, "seat": seat}, actor=actor, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=player_id,
+        key=key,
+        command="sit",
+        request={"buy_in": buy_in, "seat": seat},
+        actor=actor,
+        body=body,
+    )
 
 
 def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dict[str, Any]:
@@ -150,14 +206,25 @@ def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dic
         if ctx.state is not None and ctx.state.actor == index:
             progress(ctx)  # folds for them: a hand that ends here cashes them out now
         if ctx.seat_map.get(seat.number) is not seat:
-            left = next(b["event"] for b in ctx.broadcasts if b["kind"] == "table"
-                        and b["event"]["type"] == "PlayerLeft"
-                        and b["event"]["seat"] == seat.number)  # fmt: skip
+            left = next(
+                b["event"]
+                for b in ctx.broadcasts
+                if b["kind"] == "table"
+                and b["event"]["type"] == "PlayerLeft"
+                and b["event"]["seat"] == seat.number
+            )
             return {"left": True, "cashed_out": left["cashed_out"]}
         return {"left": False, "leaving_after_hand": True}
 
-    return run_command(table_id=table_id, player_id=player_id, key=key, command="leave",
-                        request={}, actor=actor, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=player_id,
+        key=key,
+        command="leave",
+        request={},
+        actor=actor,
+        body=body,
+    )
 
 
 def table_restriction_enforce(*, table_id: int, player_id: int) -> dict[str, Any]:
@@ -174,8 +241,15 @@ def table_restriction_enforce(*, table_id: int, player_id: int) -> dict[str, Any
             return None
         return {"left": True, "cashed_out": cash_out(ctx, seat, reason="restricted")}
 
-    return run_command(table_id=table_id, player_id=None, key=None, command="restricted",
-                        request={"player_id": player_id}, actor=SYSTEM, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=None,
+        key=None,
+        command="restricted",
+        request={"player_id": player_id},
+        actor=SYSTEM,
+        body=body,
+    )
 
 
 def restriction_unseat(*, player_id: int, restriction: Restriction) -> None:
@@ -189,8 +263,12 @@ def restriction_unseat(*, player_id: int, restriction: Restriction) -> None:
         try:
             table_restriction_enforce(table_id=table_id, player_id=player_id)
         except Exception:
-            log.exception("restriction %s: could not unseat player %s at table %s",
-                          restriction.pk, player_id, table_id)  # fmt: skip
+            log.exception(
+                "restriction %s: could not unseat player %s at table %s",
+                restriction.pk,
+                player_id,
+                table_id,
+            )
 
 
 def table_sit_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> dict[str, Any]:
@@ -208,8 +286,15 @@ def table_sit_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> d
             progress(ctx)
         return {"state": seat.state}
 
-    return run_command(table_id=table_id, player_id=player_id, key=key, command="sit_out",
-                        request={}, actor=actor, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=player_id,
+        key=key,
+        command="sit_out",
+        request={},
+        actor=actor,
+        body=body,
+    )
 
 
 def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> dict[str, Any]:
@@ -225,8 +310,9 @@ def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> di
         if seat.stake_account.balance == 0:
             raise TableError(
                 f"Seat {seat.number} has no chips: top up (rebuy) first, then sit in.",
-                code="no_chips", max=ctx.table.max_buy_in,
-            )  # fmt: skip
+                code="no_chips",
+                max=ctx.table.max_buy_in,
+            )
         seat.state = Seat.State.ACTIVE
         seat.waiting_for_big_blind = ctx.table.current_hand_id is not None
         seat.consecutive_timeouts = 0
@@ -235,8 +321,15 @@ def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> di
         maybe_start_hand(ctx)
         return {"state": seat.state}
 
-    return run_command(table_id=table_id, player_id=player_id, key=key, command="sit_in",
-                        request={}, actor=actor, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=player_id,
+        key=key,
+        command="sit_in",
+        request={},
+        actor=actor,
+        body=body,
+    )
 
 
 def table_top_up(
@@ -257,21 +350,34 @@ def table_top_up(
             raise TableError(
                 f"Seat {seat.number} has {stack}, below the minimum buy-in {ctx.table.min_buy_in}: "
                 f"add at least {ctx.table.min_buy_in - stack}, not {value}.",
-                code="top_up_too_small", min=ctx.table.min_buy_in - stack,
+                code="top_up_too_small",
+                min=ctx.table.min_buy_in - stack,
                 max=ctx.table.max_buy_in - stack,
-            )  # fmt: skip
+            )
         if stack + value > ctx.table.max_buy_in:
             raise TableError(
                 f"Top-up to {stack + value} exceeds the maximum buy-in {ctx.table.max_buy_in}.",
-                code="top_up_too_large", max=ctx.table.max_buy_in - stack,
-            )  # fmt: skip
-        money.buy_in(table_id=ctx.table.pk, player_id=player_id, amount=value,
-                     currency=ctx.table.currency,
-                     key=money.transfer_id("top-up", ctx.table.pk, player_id, key))  # fmt: skip
+                code="top_up_too_large",
+                max=ctx.table.max_buy_in - stack,
+            )
+        money.buy_in(
+            table_id=ctx.table.pk,
+            player_id=player_id,
+            amount=value,
+            currency=ctx.table.currency,
+            key=money.transfer_id("top-up", ctx.table.pk, player_id, key),
+        )
         ctx.balances_stale = True
         table_event(ctx, table_events.PlayerToppedUp(seat=seat.number, **who(seat), amount=value))
         maybe_start_hand(ctx)
         return {"stack": stack + value}
 
-    return run_command(table_id=table_id, player_id=player_id, key=key, command="top_up",
-                        request={"amount": amount}, actor=actor, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=player_id,
+        key=key,
+        command="top_up",
+        request={"amount": amount},
+        actor=actor,
+        body=body,
+    )

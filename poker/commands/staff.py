@@ -60,8 +60,15 @@ def table_pause(*, table_id: int, actor: Actor) -> dict[str, Any]:
         _staff_logged(ctx, staff, "table.pause")
         return {"status": ctx.table.status}
 
-    return run_command(table_id=table_id, player_id=None, key=None, command="pause",
-                        request={}, actor=actor, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=None,
+        key=None,
+        command="pause",
+        request={},
+        actor=actor,
+        body=body,
+    )
 
 
 def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
@@ -70,16 +77,24 @@ def table_resume(*, table_id: int, actor: Actor) -> dict[str, Any]:
 
     def body(ctx: Ctx) -> dict[str, Any]:
         if ctx.table.status != Table.Status.PAUSED:
-            raise TableError(f"Table {ctx.table.pk} is {ctx.table.status}, not paused.",
-                             code="table_not_paused")  # fmt: skip
+            raise TableError(
+                f"Table {ctx.table.pk} is {ctx.table.status}, not paused.", code="table_not_paused"
+            )
         ctx.table.status = Table.Status.OPEN
         table_event(ctx, TableResumed(by=actor.user_id))
         _staff_logged(ctx, staff, "table.resume")
         maybe_start_hand(ctx)
         return {"status": ctx.table.status}
 
-    return run_command(table_id=table_id, player_id=None, key=None, command="resume",
-                        request={}, actor=actor, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=None,
+        key=None,
+        command="resume",
+        request={},
+        actor=actor,
+        body=body,
+    )
 
 
 def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
@@ -108,5 +123,12 @@ def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
         _staff_logged(ctx, staff, "table.close", cashed_out=cashed_out, hand_finished=running)
         return {"status": table.status, "hand_finished": running}
 
-    return run_command(table_id=table_id, player_id=None, key=None, command="close",
-                        request={}, actor=actor, body=body)  # fmt: skip
+    return run_command(
+        table_id=table_id,
+        player_id=None,
+        key=None,
+        command="close",
+        request={},
+        actor=actor,
+        body=body,
+    )

@@ -27,6 +27,7 @@ import numpy.typing as npt
 #: Additive rank keys from Kenneth Shackleton's SKPokerEval (deuce to ace). Sums over
 #: multisets of 5, 6 or 7 ranks (at most four of a rank) are unique per size and stay
 #: below 2**23; ``tests/poker/engine/test_evaluator.py`` re-checks this.
+# A table, one row per line: the formatter leaves it as written (fmt: skip).
 RANK_KEYS: tuple[int, ...] = (
     0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181,
 )  # fmt: skip

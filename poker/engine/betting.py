@@ -122,8 +122,9 @@ def _refusal(state: HandState, p: int, code: str) -> IllegalAction:
         "opponents_all_in": "every other player is all-in or covered; only calling is "
         f"possible {where}",
     }
-    return IllegalAction(code=code, message=messages[code], extra={"player": p},
-                         players={"player": p})  # fmt: skip
+    return IllegalAction(
+        code=code, message=messages[code], extra={"player": p}, players={"player": p}
+    )
 
 
 def legal_actions(state: HandState) -> LegalActions | None:

@@ -105,7 +105,7 @@ def _flush_value(key: int, flush: Sequence[int]) -> int:
 def _raise_invalid(cards: object, sizes: str, deck: Sequence[int], what: str) -> NoReturn:
     """Explain precisely why ``cards`` is not a valid hand (cold path only)."""
     try:
-        items = list(cards)  # type: ignore[call-overload]
+        items = list(cards)  # type: ignore[call-overload]  # cards may be anything here: the TypeError is the answer
     except TypeError:
         raise ValueError(f"{what} must be a sequence of card ints, got {cards!r}") from None
     allowed = set(deck)

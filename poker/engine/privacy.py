@@ -78,8 +78,12 @@ def private_part(
     """The ``you`` of a table view, for the player at ``seat`` (engine index ``player`` in
     the running hand ``state``, if dealt in) and for them only: their own hole cards and,
     on their turn, their legal actions."""
-    you: dict[str, Any] = {"seat": seat, "state": seat_state, "hole_cards": None,
-                           "legal_actions": None}  # fmt: skip
+    you: dict[str, Any] = {
+        "seat": seat,
+        "state": seat_state,
+        "hole_cards": None,
+        "legal_actions": None,
+    }
     if state is not None and player is not None:
         you["hole_cards"] = format_cards(state.hole_cards_of(player))
         legal = legal_actions(state)

@@ -162,7 +162,7 @@ class HandState:
             return NotImplemented
         return all(getattr(self, n) == getattr(other, n) for n in HandState.__slots__)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # equal by value and mutable: not hashable, as Python does for a class defining __eq__
 
     def __repr__(self) -> str:
         return (

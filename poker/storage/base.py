@@ -31,8 +31,15 @@ from poker.models import Seat, Table
 Head = tuple[int, str]
 
 #: What a command changes in a table's row (the rest is fixed when the table is created).
-TABLE_FIELDS = ["version", "button_seat", "hands_played", "current_hand", "status",
-                "next_hand_at", "next_server_seed"]  # fmt: skip
+TABLE_FIELDS = [
+    "version",
+    "button_seat",
+    "hands_played",
+    "current_hand",
+    "status",
+    "next_hand_at",
+    "next_server_seed",
+]
 #: What a command changes in a hand's row (the rest is fixed when the hand starts).
 HAND_FIELDS = ["actor_index", "turn_started_at", "deadline", "ended_at"]
 #: What a command changes in a seat's row (the rest is fixed when the player sits down).
@@ -83,7 +90,9 @@ class TableStore(ABC):
     write_is_one_statement: ClassVar[bool]
 
     @abstractmethod
-    def lock(self, table_id: int, player_id: int | None, key: str | None) -> tuple[Table | None, Done | None]:  # fmt: skip
+    def lock(
+        self, table_id: int, player_id: int | None, key: str | None
+    ) -> tuple[Table | None, Done | None]:
         """The table's row, locked until the transaction ends (None when there is none),
         and the stored outcome of the player's ``key``, if any (None without a player or
         a key).

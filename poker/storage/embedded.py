@@ -22,7 +22,9 @@ class EmbeddedTableStore(TableStore):
 
     write_is_one_statement = False
 
-    def lock(self, table_id: int, player_id: int | None, key: str | None) -> tuple[Table | None, Done | None]:  # fmt: skip
+    def lock(
+        self, table_id: int, player_id: int | None, key: str | None
+    ) -> tuple[Table | None, Done | None]:
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None:
             return None, None
@@ -73,9 +75,12 @@ class EmbeddedTableStore(TableStore):
                 seat.save(update_fields=SEAT_FIELDS)
             if record is not None:
                 TableCommand.objects.create(
-                    table=table, player_id=record.player_id, key=record.key,
-                    command=record.command, request_hash=record.request_hash,
+                    table=table,
+                    player_id=record.player_id,
+                    key=record.key,
+                    command=record.command,
+                    request_hash=record.request_hash,
                     result=record.result,
-                )  # fmt: skip
+                )
             TableUpdate.objects.create(table=table, version=table.version, payload=update)
             return True

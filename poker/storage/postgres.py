@@ -112,7 +112,9 @@ class PostgresTableStore(TableStore):
 
     write_is_one_statement = True
 
-    def lock(self, table_id: int, player_id: int | None, key: str | None) -> tuple[Table | None, Done | None]:  # fmt: skip
+    def lock(
+        self, table_id: int, player_id: int | None, key: str | None
+    ) -> tuple[Table | None, Done | None]:
         row = run_prepared(_LOCK_SQL, {"table": table_id, "player": player_id, "key": key})
         if row is None:
             return None, None
@@ -127,9 +129,13 @@ class PostgresTableStore(TableStore):
 
     def insert_hand(self, hand: Hand) -> None:
         hand.started_at = timezone.now()
-        params = {"table": hand.table_id, "number": hand.number, "started_at": hand.started_at,
-                  "seat_numbers": json_param(hand.seat_numbers),
-                  "player_ids": json_param(hand.player_ids)}  # fmt: skip
+        params = {
+            "table": hand.table_id,
+            "number": hand.number,
+            "started_at": hand.started_at,
+            "seat_numbers": json_param(hand.seat_numbers),
+            "player_ids": json_param(hand.player_ids),
+        }
         row = run_prepared(_INSERT_HAND, params)
         assert row is not None  # INSERT ... RETURNING
         hand.pk = row[0]

@@ -68,7 +68,7 @@ class AddOnSerializer(StrictSerializer):
         "description": '"when_full" (a sit-and-go) or the scheduled start (ISO 8601).',
     }
 )
-class StartField(serializers.Field):  # type: ignore[type-arg]
+class StartField(serializers.Field):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     """``"when_full"`` -> None (a sit-and-go), else an ISO-8601 time (scheduled)."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -132,7 +132,7 @@ class LobbyQuerySerializer(StrictSerializer):
 # --- responses (documentation only: the views return the selectors' dicts) ---------
 
 
-class LobbyRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LobbyRowSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     id = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=Tournament.Kind.choices)
@@ -150,7 +150,7 @@ class LobbyRowSerializer(serializers.Serializer):  # type: ignore[type-arg]
     prize_pool = serializers.IntegerField()
 
 
-class LevelStateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LevelStateSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     number = serializers.IntegerField(help_text="Counted from 1.")
     small_blind = serializers.IntegerField()
     big_blind = serializers.IntegerField()
@@ -159,25 +159,25 @@ class LevelStateSerializer(serializers.Serializer):  # type: ignore[type-arg]
     hands_left = serializers.IntegerField(allow_null=True)
 
 
-class TableSeatSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TableSeatSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     seat = serializers.IntegerField()
     username = serializers.CharField()
     stack = serializers.IntegerField()
 
 
-class TournamentTableSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TournamentTableSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     id = serializers.IntegerField()
     seats = TableSeatSerializer(many=True)
 
 
-class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     username = serializers.CharField()
     chips = serializers.IntegerField()
     place = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(allow_null=True)
 
 
-class TournamentYouSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TournamentYouSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     table = serializers.IntegerField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
     chips = serializers.IntegerField()
@@ -185,7 +185,7 @@ class TournamentYouSerializer(serializers.Serializer):  # type: ignore[type-arg]
     prize = serializers.IntegerField(allow_null=True)
 
 
-class StoredLevelSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class StoredLevelSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     small_blind = serializers.IntegerField()
     big_blind = serializers.IntegerField()
     ante = serializers.IntegerField()

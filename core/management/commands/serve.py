@@ -61,7 +61,7 @@ def _embedded_beat() -> None:
     current_app.loader.import_default_modules()
 
     entries = settings.CELERY_BEAT_SCHEDULE
-    schedule = {name: float(entry["schedule"]) for name, entry in entries.items()}  # type: ignore[arg-type]
+    schedule = {name: float(entry["schedule"]) for name, entry in entries.items()}  # type: ignore[arg-type]  # the beat schedule's entries are plain dicts in settings
     due = dict.fromkeys(schedule, 0.0)
     running: dict[str, threading.Thread] = {}
     while True:

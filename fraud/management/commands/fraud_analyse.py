@@ -20,14 +20,16 @@ class Command(BaseCommand):
     help = "Counts the new hands into the pair statistics, scores the pairs and syncs the cases."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--rebuild", action="store_true",
-                            help="forget the counts and count every hand again")  # fmt: skip
+        parser.add_argument(
+            "--rebuild", action="store_true", help="forget the counts and count every hand again"
+        )
         parser.add_argument("--top", type=int, default=10, help="cases to list (default 10)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
-        with tqdm(unit="hand", desc="hands", disable=options["verbosity"] < 1,
-                  file=self.stderr._out) as bar:  # fmt: skip
+        with tqdm(
+            unit="hand", desc="hands", disable=options["verbosity"] < 1, file=self.stderr._out
+        ) as bar:
 
             def progress(done: int, total: int) -> None:
                 bar.total = total

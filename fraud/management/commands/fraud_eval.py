@@ -73,8 +73,12 @@ class Command(BaseCommand):
             metavar="ROOMS",
             help="the false-alarm rate over this many pure-engine rooms",
         )
-        parser.add_argument("--tables", type=int, default=None,
-                            help="--false-alarms rooms' tables (default: 5.5 players a table)")  # fmt: skip
+        parser.add_argument(
+            "--tables",
+            type=int,
+            default=None,
+            help="--false-alarms rooms' tables (default: 5.5 players a table)",
+        )
 
     def handle(self, *args: Any, **o: Any) -> None:
         if o["false_alarms"]:
@@ -92,7 +96,7 @@ class Command(BaseCommand):
         first: dict[int, int] = {}
         counting = scoring = 0.0
         step = max(1, -(-len(ids) // o["checkpoints"]))
-        bar = tqdm(total=len(ids), unit="hand", desc="counting", file=self.stderr._out)  # type: ignore[attr-defined]
+        bar = tqdm(total=len(ids), unit="hand", desc="counting", file=self.stderr._out)  # type: ignore[attr-defined]  # the raw stream behind Django's OutputWrapper, not in the stubs
         for start in range(0, len(ids), step):
             t0 = time.perf_counter()
             for c in range(start, min(start + step, len(ids)), o["chunk"]):
@@ -131,18 +135,25 @@ class Command(BaseCommand):
     def _false_alarms(self, o: dict[str, Any]) -> None:
         try:
             spec = RoomSpec.parse(o["rings"] or SURVEY_SPEC)
-            plans = [room_plan(players=o["players"], seed=(o["seed"] or 0) + r, spec=spec)
-                     for r in range(o["false_alarms"])]  # fmt: skip
+            plans = [
+                room_plan(players=o["players"], seed=(o["seed"] or 0) + r, spec=spec)
+                for r in range(o["false_alarms"])
+            ]
         except ValueError as error:
             raise CommandError(str(error)) from None
         tables = o["tables"] or table_count(o["players"])
         rooms = []
-        for plan in tqdm(plans, unit="room", file=self.stderr._out):  # type: ignore[attr-defined]
+        for plan in tqdm(plans, unit="room", file=self.stderr._out):  # type: ignore[attr-defined]  # the raw stream behind Django's OutputWrapper, not in the stubs
             truth, facts = room_play(plan, hands=o["hands"], tables=tables, seed=plan.seed)
             scores = score_pairs(aggregate(facts))
             rooms.append(pair_alarms(truth=truth.to_json(), scores=scores, case_z=CASE_Z))
-        summary = {**alarms_summary(rooms), "players": o["players"], "tables": tables,
-                   "spec": o["rings"] or SURVEY_SPEC, "case_z": CASE_Z}  # fmt: skip
+        summary = {
+            **alarms_summary(rooms),
+            "players": o["players"],
+            "tables": tables,
+            "spec": o["rings"] or SURVEY_SPEC,
+            "case_z": CASE_Z,
+        }
         self.stdout.write(
             f"{summary['rooms']} rooms of {o['players']} players at {tables} tables, "
             f"{summary['hands']} hands: {summary['false_alarms']} false alarms among "
@@ -164,7 +175,7 @@ class Command(BaseCommand):
 
     def _truth(self, o: dict[str, Any]) -> dict[str, Any]:
         if o["truth"]:
-            return json.loads(Path(o["truth"]).read_text())  # type: ignore[no-any-return]
+            return json.loads(Path(o["truth"]).read_text())  # type: ignore[no-any-return]  # json.loads returns Any
         if o["seed"] is None:
             raise CommandError("Give --seed S to play a room (or --truth FILE to score one).")
         if Hand.objects.exists():
@@ -174,11 +185,17 @@ class Command(BaseCommand):
             )
         path = Path(settings.BASE_DIR) / "var" / "fraud" / f"room-{o['seed']}.json"
         call_command(
-            "simulate_room", players=o["players"], hands=o["hands"], seed=o["seed"],
-            rings=o["rings"] or "", workers=o["workers"], truth=path,
-            stdout=self.stdout, stderr=self.stderr,
-        )  # fmt: skip
-        return json.loads(path.read_text())  # type: ignore[no-any-return]
+            "simulate_room",
+            players=o["players"],
+            hands=o["hands"],
+            seed=o["seed"],
+            rings=o["rings"] or "",
+            workers=o["workers"],
+            truth=path,
+            stdout=self.stdout,
+            stderr=self.stderr,
+        )
+        return json.loads(path.read_text())  # type: ignore[no-any-return]  # json.loads returns Any
 
     def _print(self, f: dict[str, Any], top: int) -> None:
         self.stdout.write(

@@ -28,9 +28,11 @@ class Command(BaseCommand):
         parser.add_argument("--hands", type=int, default=100_000)
         parser.add_argument("--seed", type=int, required=True)
         parser.add_argument(
-            "--rings", default="", help="groups per scheme, e.g. dump:2,soft:3,share:3,ring:1 "
+            "--rings",
+            default="",
+            help="groups per scheme, e.g. dump:2,soft:3,share:3,ring:1 "
             "(also friends, household, tight_passive, heads_up); unnamed ones keep the defaults",
-        )  # fmt: skip
+        )
         parser.add_argument("--workers", type=int, default=1, help="worker processes")
         parser.add_argument("--truth", type=Path, help="default: var/fraud/room-<seed>.json")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -50,8 +52,14 @@ class Command(BaseCommand):
                 bar.update(min(done, total) - bar.n)
 
             try:
-                truth = room_simulate(players=options["players"], hands=hands, seed=seed, schemes=spec,
-                                      workers=options["workers"], progress=tick)  # fmt: skip
+                truth = room_simulate(
+                    players=options["players"],
+                    hands=hands,
+                    seed=seed,
+                    schemes=spec,
+                    workers=options["workers"],
+                    progress=tick,
+                )
             except ValueError as error:
                 raise CommandError(str(error)) from None
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -39,12 +39,20 @@ class Command(BaseCommand):
         existed = TableCommand.objects.filter(player=None, key=key).exists()
         try:
             table = table_create(
-                name=o["name"], variant=o["variant"], small_blind=o["small_blind"],
-                big_blind=o["big_blind"], min_buy_in=o["min_buy_in"], max_buy_in=o["max_buy_in"],
-                max_seats=o["max_seats"], ante=o["ante"], currency=o["currency"],
-                action_seconds=o["action_seconds"], rake_bps=o["rake_bps"],
-                rake_cap=o["rake_cap"], key=key,
-            )  # fmt: skip
+                name=o["name"],
+                variant=o["variant"],
+                small_blind=o["small_blind"],
+                big_blind=o["big_blind"],
+                min_buy_in=o["min_buy_in"],
+                max_buy_in=o["max_buy_in"],
+                max_seats=o["max_seats"],
+                ante=o["ante"],
+                currency=o["currency"],
+                action_seconds=o["action_seconds"],
+                rake_bps=o["rake_bps"],
+                rake_cap=o["rake_cap"],
+                key=key,
+            )
         except DomainError as exc:
             raise CommandError(f"{exc.code}: {exc}") from exc
         verb = "exists" if existed else "created"
