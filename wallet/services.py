@@ -448,6 +448,10 @@ _ENDINGS = {
 }
 
 
+#: A staff decision's reason is kept whole in its column (``reason_too_long`` beyond).
+WITHDRAWAL_REASON_LENGTH = Withdrawal._meta.get_field("reason").max_length
+
+
 def _withdrawal_resolve(
     withdrawal: Withdrawal,
     *,
@@ -475,7 +479,7 @@ def _withdrawal_resolve(
     withdrawal.resolution_transfer_id = resolution_id
     withdrawal.decided_by = staff_user  # type: ignore[assignment]  # the key is typed as the concrete user model; services take any signed-in user
     withdrawal.decided_at = timezone.now()
-    withdrawal.reason = reason[:255]
+    withdrawal.reason = reason
     withdrawal.save()
 
 
@@ -529,11 +533,15 @@ def withdrawal_approve(
     approval pays it out. Each approval is one staff-log line (``withdrawal.approve_first``
     or ``withdrawal.approve``). Approving a paid-out withdrawal again is a no-op.
 
-    Refusals leave everything as it was: ``permission_denied`` (403), ``reason_required``
-    (400), ``withdrawal_not_found`` (404), ``withdrawal_not_pending`` (409: rejected or
+    Refusals leave everything as it was: ``permission_denied`` (403), ``reason_required`` or
+    ``reason_too_long`` (400), ``withdrawal_not_found`` (404), ``withdrawal_not_pending`` (409: rejected or
     cancelled) and ``second_approver_required`` (409: the first approver again)."""
     reason = _staff_reason(
-        staff_user, reason, what="Approving a withdrawal", permission="wallet.approve_withdrawal"
+        staff_user,
+        reason,
+        what="Approving a withdrawal",
+        permission="wallet.approve_withdrawal",
+        max_length=WITHDRAWAL_REASON_LENGTH,
     )
     with transaction.atomic(durable=True):
         withdrawal = _withdrawal_locked(withdrawal_id, retried=Withdrawal.Status.APPROVED)
@@ -550,7 +558,7 @@ def withdrawal_approve(
             withdrawal.status = Withdrawal.Status.AWAITING_SECOND
             withdrawal.first_approved_by = staff_user  # type: ignore[assignment]  # the key is typed as the concrete user model; services take any signed-in user
             withdrawal.first_approved_at = timezone.now()
-            withdrawal.first_approval_reason = reason[:255]
+            withdrawal.first_approval_reason = reason
             withdrawal.save()
             _withdrawal_log(
                 withdrawal, staff_user=staff_user, action="withdrawal.approve_first", reason=reason
@@ -572,7 +580,11 @@ def withdrawal_reject(
     already given or not): its hold is voided, the funds are available again. One
     staff-log line (``withdrawal.reject``); rejecting it again is a no-op."""
     reason = _staff_reason(
-        staff_user, reason, what="Rejecting a withdrawal", permission="wallet.approve_withdrawal"
+        staff_user,
+        reason,
+        what="Rejecting a withdrawal",
+        permission="wallet.approve_withdrawal",
+        max_length=WITHDRAWAL_REASON_LENGTH,
     )
     with transaction.atomic(durable=True):
         withdrawal = _withdrawal_locked(withdrawal_id, retried=Withdrawal.Status.REJECTED)
@@ -747,13 +759,27 @@ def hand_settle(*, hand_ref: str, currency: str, legs: Sequence[SettlementLeg[st
 # --- staff adjustments -------------------------------------------------------------
 
 
-def _staff_reason(staff_user: AbstractBaseUser, reason: str, *, what: str, permission: str) -> str:
-    """The stripped reason of a staff money correction; refuses staff without
-    ``permission`` and no reason."""
+def _staff_reason(
+    staff_user: AbstractBaseUser,
+    reason: str,
+    *,
+    what: str,
+    permission: str,
+    max_length: int | None = None,
+) -> str:
+    """The stripped reason of a staff decision; refuses staff without ``permission``, no
+    reason, and one longer than ``max_length`` (its column's size: kept whole or refused,
+    never cut)."""
     staff_require(staff_user, permission)
     reason = (reason or "").strip()
     if not reason:
         raise InvalidRequest(f"{what} needs a reason.", code="reason_required")
+    if max_length is not None and len(reason) > max_length:
+        raise InvalidRequest(
+            f"A reason is at most {max_length} characters ({len(reason)} given).",
+            code="reason_too_long",
+            max=max_length,
+        )
     return reason
 
 

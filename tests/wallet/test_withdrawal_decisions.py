@@ -132,6 +132,20 @@ def test_every_decision_needs_a_reason(player, make_user, reason):
     assert Withdrawal.objects.get(pk=w.pk).status == "pending"
 
 
+def test_a_reason_longer_than_its_column_is_refused_not_cut(player, make_user):
+    finance = make_user(role="finance")
+    w = _request(player, 1_000)
+    before = _ledger()
+    for decide in (withdrawal_approve, withdrawal_reject):
+        with pytest.raises(InvalidRequest) as refused:
+            decide(withdrawal_id=w.pk, staff_user=finance, reason="x" * 256)
+        assert (refused.value.code, refused.value.extra["max"]) == ("reason_too_long", 255)
+    assert _ledger() == before and _actions() == []
+    assert Withdrawal.objects.get(pk=w.pk).status == "pending"
+    approved = withdrawal_approve(withdrawal_id=w.pk, staff_user=finance, reason="y" * 255)
+    assert approved.reason == "y" * 255
+
+
 def test_support_can_neither_approve_nor_reject(player, make_user):
     support = make_user(role="support")
     w = _request(player, 1_000)
