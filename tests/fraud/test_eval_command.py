@@ -42,6 +42,13 @@ def test_fraud_eval_plays_a_room_and_prints_the_figures_of_each_scheme(tmp_path)
     assert json.loads(again.read_text())["pairs_scored"] == data["pairs_scored"]
 
 
+def test_fraud_eval_refuses_to_score_a_room_without_finished_hands(tmp_path):
+    truth = tmp_path / "room.json"
+    truth.write_text(json.dumps({"seed": 1, "groups": [], "players": {}}))
+    with pytest.raises(CommandError, match="No finished hand"):
+        call_command("fraud_eval", truth=str(truth), stdout=StringIO(), stderr=StringIO())
+
+
 def test_fraud_eval_reports_the_false_alarm_rate_over_many_pure_engine_rooms(tmp_path):
     out = StringIO()
     figures = tmp_path / "alarms.json"

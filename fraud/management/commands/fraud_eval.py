@@ -88,6 +88,8 @@ class Command(BaseCommand):
         ids = list(
             Hand.objects.filter(ended_at__isnull=False).order_by("pk").values_list("pk", flat=True)
         )
+        if not ids:
+            raise CommandError("No finished hand to score: the room played none.")
         with transaction.atomic(durable=True):
             PairEvidence.objects.all().delete()
             PairStat.objects.all().delete()
