@@ -7,13 +7,35 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-def content_type_move(apps, schema_editor, source="wallet", target="core"):
+SOURCE, TARGET, MODEL = "wallet", "core", "idempotencyrecord"
+
+
+def content_type_move(apps, schema_editor, source=SOURCE, target=TARGET):
+    """Renames the model's content type from ``source`` to ``target``. Where ``target``'s
+    already exists (``post_migrate`` created it while this migration was unapplied), the
+    grants of ``source``'s permissions pass to ``target``'s of the same codename and
+    ``source``'s content type goes."""
     content_types = apps.get_model("contenttypes", "ContentType")
-    content_types.objects.filter(app_label=source, model="idempotencyrecord").update(app_label=target)
+    permissions = apps.get_model("auth", "Permission")
+    old = content_types.objects.filter(app_label=source, model=MODEL).first()
+    if old is None:
+        return
+    new = content_types.objects.filter(app_label=target, model=MODEL).first()
+    if new is None:
+        old.app_label = target
+        old.save(update_fields=["app_label"])
+        return
+    for permission in permissions.objects.filter(content_type=old):
+        kept, _ = permissions.objects.get_or_create(
+            content_type=new, codename=permission.codename, defaults={"name": permission.name}
+        )
+        kept.group_set.add(*permission.group_set.all())
+        kept.user_set.add(*permission.user_set.all())
+    old.delete()
 
 
 def content_type_return(apps, schema_editor):
-    content_type_move(apps, schema_editor, source="core", target="wallet")
+    content_type_move(apps, schema_editor, source=TARGET, target=SOURCE)
 
 
 class Migration(migrations.Migration):
@@ -21,6 +43,7 @@ class Migration(migrations.Migration):
         ("core", "0001_username_key_unique"),
         ("wallet", "0008_withdrawal_four_eyes_cancel"),
         ("contenttypes", "0002_remove_content_type_name"),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [

@@ -7,13 +7,35 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-def content_type_move(apps, schema_editor, source="backoffice", target="staff"):
+SOURCE, TARGET, MODEL = "backoffice", "staff", "staffaction"
+
+
+def content_type_move(apps, schema_editor, source=SOURCE, target=TARGET):
+    """Renames the model's content type from ``source`` to ``target``. Where ``target``'s
+    already exists (``post_migrate`` created it while this migration was unapplied), the
+    grants of ``source``'s permissions pass to ``target``'s of the same codename and
+    ``source``'s content type goes."""
     content_types = apps.get_model("contenttypes", "ContentType")
-    content_types.objects.filter(app_label=source, model="staffaction").update(app_label=target)
+    permissions = apps.get_model("auth", "Permission")
+    old = content_types.objects.filter(app_label=source, model=MODEL).first()
+    if old is None:
+        return
+    new = content_types.objects.filter(app_label=target, model=MODEL).first()
+    if new is None:
+        old.app_label = target
+        old.save(update_fields=["app_label"])
+        return
+    for permission in permissions.objects.filter(content_type=old):
+        kept, _ = permissions.objects.get_or_create(
+            content_type=new, codename=permission.codename, defaults={"name": permission.name}
+        )
+        kept.group_set.add(*permission.group_set.all())
+        kept.user_set.add(*permission.user_set.all())
+    old.delete()
 
 
 def content_type_return(apps, schema_editor):
-    content_type_move(apps, schema_editor, source="staff", target="backoffice")
+    content_type_move(apps, schema_editor, source=TARGET, target=SOURCE)
 
 
 class Migration(migrations.Migration):
@@ -23,6 +45,7 @@ class Migration(migrations.Migration):
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
         ("backoffice", "0002_staff_roles"),
         ("contenttypes", "0002_remove_content_type_name"),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [
