@@ -6,7 +6,7 @@ from itertools import permutations
 from math import isclose
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.rules.errors import TournamentRuleError
@@ -36,7 +36,6 @@ def test_icm_of_a_known_three_way_final() -> None:
     st.lists(st.integers(1, 10**7), min_size=2, max_size=6),
     st.lists(st.integers(0, 10**6), min_size=1, max_size=6),
 )
-@settings(max_examples=60, deadline=None)
 def test_icm_is_malmuth_harville_over_every_finishing_order(
     stacks: list[int], prizes: list[int]
 ) -> None:
@@ -108,7 +107,6 @@ def test_a_deal_leaves_an_amount_to_play_for_out_of_first_prize() -> None:
     st.sampled_from(["icm", "chip_chop"]),
     st.integers(0, 100),
 )
-@settings(max_examples=60, deadline=None)
 def test_every_deal_sums_exactly_to_the_prizes_less_what_is_left_to_play_for(
     chips: list[int], prizes: list[int], method: str, percent_left: int
 ) -> None:
