@@ -85,6 +85,9 @@ def rake_report(request: HttpRequest, by: str) -> HttpResponse:
                 for blind in row["key"].split("/")
             )
         row["formatted"] = money_format(row["rake"], row["currency"])
+    fees = reports.tournament_fees_report(period=period)
+    for row in fees:
+        row["formatted"] = money_format(row["fees"], row["currency"])
     return render(
         request,
         "backoffice/reports_rake.html",
@@ -92,6 +95,7 @@ def rake_report(request: HttpRequest, by: str) -> HttpResponse:
             "by": by,
             "rake_by": RAKE_BY,
             "rows": rows,
+            "fees": fees,
             "form": form,
             "period": period,
             "query": request.GET.urlencode(),

@@ -2,8 +2,9 @@
 
 Rake is what the ledger says: the ``rake`` transfers credited to the house rake account,
 each referencing its hand as ``hand:<id>`` (``wallet.services.hand_settle``), joined to the
-hand's table for the table, the stakes and the variant. Money of different currencies
-never adds up: every row carries its currency.
+hand's table for the table, the stakes and the variant. Tournament fees are the house's
+tournament-fees account's transfers (fees in, refunds out), per day. Money of different
+currencies never adds up: every row carries its currency.
 """
 
 from __future__ import annotations
@@ -84,6 +85,31 @@ def rake_report(*, by: RakeBy, period: Period) -> list[dict[str, Any]]:
         return [
             {"key": k, "currency": c, "hands": int(n), "rake": int(r)}
             for k, c, n, r in cursor.fetchall()
+        ]
+
+
+def tournament_fees_report(*, period: Period) -> list[dict[str, Any]]:
+    """Tournament fees per UTC day and currency over ``period``: rows of ``key`` (the
+    day), ``currency``, ``tournaments`` (how many moved fees) and ``fees``: what the
+    house's tournament-fees account took less what it refunded (minor units)."""
+    sql = f"""
+        SELECT {_DAY[connection.vendor]} AS key, t.currency,
+               count(DISTINCT t.reference) AS tournaments,
+               sum(CASE WHEN t.credit_account_id = a.id THEN t.amount ELSE -t.amount END)
+        FROM ledger_transfer t
+        JOIN ledger_account a ON a.kind = %s
+             AND (a.id = t.credit_account_id OR a.id = t.debit_account_id)
+        WHERE t.created_at >= %s AND t.created_at < %s
+        GROUP BY 1, 2
+        ORDER BY 1, 2
+    """  # noqa: S608 (the interpolated part is a constant above, never input)
+    with connection.cursor() as cursor:
+        adapt = connection.ops.adapt_datetimefield_value
+        kind = AccountKind.HOUSE_TOURNAMENT_FEES
+        cursor.execute(sql, [kind, adapt(period.start), adapt(period.end)])
+        return [
+            {"key": k, "currency": c, "tournaments": int(n), "fees": int(f)}
+            for k, c, n, f in cursor.fetchall()
         ]
 
 
