@@ -37,6 +37,7 @@ from tests.support.handhistory import (
     STRADDLED,
     TABLES,
     Fold,
+    SeededDecks,
     engine_hands,
     played_hands,
 )
@@ -82,6 +83,7 @@ def test_a_template_is_one_text_with_slots_only_where_viewers_differ():
 def test_stored_texts_give_every_viewer_the_formatters_text_for_hands_of_every_kind(
     table, player, monkeypatch
 ):
+    monkeypatch.setattr(poker.dealer, "FairDeck", SeededDecks(21))
     ids: list[int] = []
     for settings in TABLES.values():
         ids += played_hands(table, player, hands=6, seed=21, **settings)[2]  # random play

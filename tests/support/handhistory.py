@@ -34,6 +34,23 @@ TABLES = {
 }
 
 
+class SeededDecks:
+    """Stands in for the dealer's ``FairDeck``: every hand's order comes from one seeded
+    generator, so the hands a test plays (and the mucks, splits and side pots its
+    assertions count on) are the same on every run. Recorded as a fixed deck."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def __call__(self, **_: Any) -> SeededDecks:
+        return self
+
+    def deck_order(self, cards: Any, *, nonce: int = 0) -> tuple[int, ...]:
+        deck = list(cards)
+        self.rng.shuffle(deck)
+        return tuple(deck)
+
+
 class Fold:
     """A chooser that folds (checks when it may): ends the heads-up hand dealt before the
     third player sat at little cost."""
