@@ -32,6 +32,10 @@ os.environ["POKER_HAND_PAUSE_MS"] = "0"
 # pool, like production.
 settings.DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
 
+# Users are created here with a one-iteration hash (tests/support/hashers.py): Django's
+# full count costs about half a second a user. The servers the tests start keep the full one.
+settings.PASSWORD_HASHERS = ["tests.support.hashers.OneIterationPBKDF2", *settings.PASSWORD_HASHERS]
+
 
 @pytest.fixture(autouse=True)
 def _no_pause_between_hands(settings: Any) -> None:
