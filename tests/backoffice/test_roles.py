@@ -270,7 +270,7 @@ def test_each_fraud_case_action_writes_one_line_and_a_refusal_none(make_user, op
     assert _lines()[5:] == [("case.dismiss", f"case:{other.pk}", None, "friends")]
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_table_commands_need_the_table_permission_and_are_logged(make_user, table) -> None:
     t = table(name="Staffed")
     support, boss = make_user(role="support"), make_user(role="admin")

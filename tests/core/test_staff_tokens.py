@@ -54,6 +54,7 @@ def test_a_staff_members_existing_token_is_refused_every_endpoint(
         _assert_second_factor_required(client.get(url))
 
 
+# The WebSocket consumer reads the user on a connection of its own (another thread).
 @pytest.mark.django_db(transaction=True)
 def test_a_staff_token_opens_no_websocket_as_staff(two_factors_on, make_user) -> None:
     staff = make_user(role="admin", password=PASSWORD)

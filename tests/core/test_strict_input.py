@@ -18,7 +18,7 @@ from tests.support.poker import fund
 from tests.support.tables_api import post, sit
 from wallet.models import Deposit, Withdrawal
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 # Every POST endpoint of the API that takes a JSON body from a client ({table} and
 # {withdrawal} are filled in). The gateway webhook is not here: its body is the

@@ -9,7 +9,7 @@ from handhistory.models import Event, Hand
 from ledger.models import Transfer
 from tests.support.exports import export
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("fmt", ["phh", "pokerstars"])

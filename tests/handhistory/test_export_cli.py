@@ -14,7 +14,7 @@ from handhistory.exports.records import STAFF, hand_records
 from handhistory.models import ExportJob
 from tests.support.handhistory import played_by
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def export(*args: str) -> tuple[str, str]:

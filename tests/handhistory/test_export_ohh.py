@@ -23,7 +23,7 @@ from tests.support.handhistory import TABLES, played_hands, record_of, settled, 
 from tests.support.ohh import assert_rereads_as_played, load, reread, valid
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 @pytest.mark.parametrize("variant", sorted(TABLES))
 def test_every_ohh_export_validates_and_rereads_to_our_events_and_the_settled_stacks(
     table, player, variant
@@ -40,7 +40,7 @@ def test_every_ohh_export_validates_and_rereads_to_our_events_and_the_settled_st
             ]
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 @pytest.mark.parametrize("variant", ["NT", "PO"])
 def test_all_in_hands_with_side_pots_and_uncalled_bets_reread_exactly(table, player, variant):
     _, users, ids = played_hands(table, player, hands=3, seed=None, **TABLES[variant])
@@ -51,7 +51,7 @@ def test_all_in_hands_with_side_pots_and_uncalled_bets_reread_exactly(table, pla
             assert_rereads_as_played(record, viewer)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_real_currency_amounts_are_major_units_that_reread_to_the_exact_cents(table, make_user):
     _, users, ids = usd_table_played(table, make_user, hands=15, seed=4, rake_bps=500, rake_cap=75)
     records = hand_records(ids)
@@ -156,7 +156,7 @@ actions = ["d dh p1 AsKsQhJh", "d dh p2 9c9d8c7d", "d dh p3 2c3c4d5d",
     assert len(reread(staff)["dealt"]) == 3
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_the_hand_api_answers_format_ohh_with_one_json_hand_that_validates(
     folded_hand,
     auth_client,

@@ -20,7 +20,7 @@ from poker.engine.events import AntePosted, PotAwarded, UncalledBetReturned
 from poker.models import Seat
 from tests.support.handhistory import TABLES, assert_pokerkit_replays, played_hands, settled
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("variant", sorted(TABLES))

@@ -12,7 +12,7 @@ from handhistory.exports import FORMATS, pokerstars
 from handhistory.exports.records import STAFF, Viewer, hand_records
 from tests.support.handhistory import played_hands, settled, usd_table_played
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def cents(text: str) -> int:

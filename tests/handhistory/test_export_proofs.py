@@ -64,7 +64,7 @@ def hole_cards(record: HandRecord) -> dict[int, set[str]]:
     }
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_a_players_export_never_holds_a_folded_players_cards_nor_the_seed(table, player, fmt):
     records: list[HandRecord] = []
@@ -93,7 +93,7 @@ def test_a_players_export_never_holds_a_folded_players_cards_nor_the_seed(table,
     assert folds >= 5 and showdowns >= 1
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_the_hand_api_keeps_a_folded_players_cards_and_the_seed_private_in_every_format(
     folded_hand,
@@ -129,7 +129,7 @@ def chopped(records: list[HandRecord]) -> list[HandRecord]:
     ]
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 @pytest.mark.parametrize("variant", ["NT", "FT"])
 def test_chopped_pots_replay_in_pokerkit_and_reread_in_ohh_to_the_settled_stacks(
     table, player, chopped_boards, variant
@@ -144,7 +144,7 @@ def test_chopped_pots_replay_in_pokerkit_and_reread_in_ohh_to_the_settled_stacks
             assert_rereads_as_played(record, viewer)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_chopped_nlhe_pots_in_pokerstars_text_parse_in_pokerkit_to_the_settled_stacks(
     table, player, chopped_boards
 ):
@@ -165,7 +165,7 @@ def test_chopped_nlhe_pots_in_pokerstars_text_parse_in_pokerkit_to_the_settled_s
 # (BUTTON_BLIND_TABLES, tests/support/handhistory.py).
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 @pytest.mark.parametrize("variant", sorted(BUTTON_BLIND_TABLES))
 def test_button_blind_hands_replay_in_pokerkit_and_reread_in_ohh_to_the_settled_stacks(
     table, player, variant
@@ -235,7 +235,7 @@ def assert_replay_phh_checks(folder: Path, count: int) -> None:
     assert f"{count} hands: {count} matched" in out.getvalue()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 @pytest.mark.parametrize("variant", sorted(TABLES))
 def test_our_replay_phh_check_passes_on_exports_of_every_variant(table, player, tmp_path, variant):
     _, users, ids = played_hands(table, player, hands=12, seed=13, **TABLES[variant])
@@ -246,7 +246,7 @@ def test_our_replay_phh_check_passes_on_exports_of_every_variant(table, player, 
     assert_replay_phh_checks(tmp_path, 2 * len(records))
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_our_replay_phh_check_passes_on_chopped_pots_and_button_blinds(
     table, player, tmp_path, monkeypatch
 ):

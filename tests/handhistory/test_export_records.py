@@ -13,7 +13,7 @@ from poker.engine.errors import InvalidEvent
 from poker.engine.events import event_from_dict
 from tests.support.handhistory import TABLES, played_hands
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_loaded_events_equal_the_event_stores_own_reading_of_every_payload(table, player):

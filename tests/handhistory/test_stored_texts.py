@@ -79,7 +79,7 @@ def test_a_template_is_one_text_with_slots_only_where_viewers_differ():
     assert [p.count("Dealt to") for p in players] == [1] * len(record.seats)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_stored_texts_give_every_viewer_the_formatters_text_for_hands_of_every_kind(
     table, player, monkeypatch
 ):
@@ -111,7 +111,7 @@ def test_stored_texts_give_every_viewer_the_formatters_text_for_hands_of_every_k
                 assert text == fmt.hand(record, viewer), (record.hand_id, name, viewer)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_deriving_again_writes_nothing_and_stored_names_the_derived_hands(table, player):
     _, _, ids = played_hands(table, player, hands=4, seed=2, **TABLES["NT"])
     assert stored_texts.stored(ids) == set()
@@ -124,6 +124,7 @@ def test_deriving_again_writes_nothing_and_stored_names_the_derived_hands(table,
     assert stored_texts.stored(ids) == set(ids)
 
 
+# Threads derive on connections of their own: the hands must be committed.
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_derivations_of_the_same_hands_store_each_text_once(table, player):
     _, _, ids = played_hands(table, player, hands=6, seed=4, **TABLES["PO"])
@@ -139,7 +140,7 @@ def test_concurrent_derivations_of_the_same_hands_store_each_text_once(table, pl
     assert HandText.objects.count() == len(ids) * len(FORMATS)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_every_product_derives_from_records_loaded_once(table, player, monkeypatch):
     _, _, ids = played_hands(table, player, hands=3, seed=5, **TABLES["NT"])
     loads: list[list[int]] = []
@@ -162,7 +163,7 @@ def test_every_product_derives_from_records_loaded_once(table, player, monkeypat
     assert stored_texts.stored(ids) == set(ids)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_the_backlog_derives_a_hand_that_finished_after_later_hands(table, player, monkeypatch):
     monkeypatch.setattr(derived, "ID_MARGIN", 0)  # only the pending ids bring it back
 
@@ -186,7 +187,7 @@ def test_the_backlog_derives_a_hand_that_finished_after_later_hands(table, playe
     assert running.pk not in DeriveMark.objects.get(name=derived.BACKLOG).pending
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_an_export_of_hands_without_stored_texts_derives_and_stores_them(table, player):
     _, users, ids = played_hands(table, player, hands=5, seed=8, **TABLES["NS"])
     derived.derive_hands(ids[:2])

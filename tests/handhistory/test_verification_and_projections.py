@@ -11,7 +11,7 @@ from ledger.services import ledger_transfer
 from poker.models import Seat
 from tests.support.handhistory import raked_table_played
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

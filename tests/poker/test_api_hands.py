@@ -10,7 +10,7 @@ from handhistory.models import Event, HandSummary
 from poker.models import Table
 from tests.support.tables_api import check_down, fold_hand, sit, state
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from tests.support.tables_api import (
     tables_url,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 TABLE_BODY = {
     "name": "Main",

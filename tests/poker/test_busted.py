@@ -14,7 +14,7 @@ from poker.models import Seat
 from poker.selectors import table_view
 from tests.support.poker import actor_for, key
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _act_as(t, users, choose):

@@ -15,7 +15,7 @@ from poker.engine.variants import get_variant
 from poker.models import ClientSeed, Table
 from tests.support.fairness import fold_current_hand, sit, started
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 SEED = bytes(range(32))
 _addresses = itertools.count(1)

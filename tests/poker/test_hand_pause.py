@@ -17,7 +17,7 @@ from poker.models import TableUpdate
 from poker.selectors import table_view
 from tests.support.poker import actor_for, key
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _sit(t, user, seat=None):

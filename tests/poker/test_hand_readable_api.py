@@ -14,7 +14,7 @@ from poker.engine.cards import format_cards
 from poker.models import Table
 from tests.support.tables_api import check_down, fold_hand, sit, state
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

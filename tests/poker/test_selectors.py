@@ -12,7 +12,7 @@ from poker.commands.seating import table_sit
 from poker.models import Table
 from tests.support.poker import actor_for, key
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _sit(t, user, seat):
@@ -53,6 +53,8 @@ def test_a_viewer_sees_their_own_cards_and_a_spectator_sees_none(table, player):
     assert missing.value.code == "table_not_found"
 
 
+# A version is published only after its real commit (poker.published).
+@pytest.mark.django_db(transaction=True)
 def test_the_published_view_is_the_database_view_of_that_version_only(table, player):
     t, a, b = _heads_up(table, player)
     for viewer in (a.pk, b.pk, None):

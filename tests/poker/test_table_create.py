@@ -2,7 +2,7 @@ import pytest
 
 from poker.models import Table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 BODY = {"name": "High", "variant": "NT", "small_blind": 50, "big_blind": 100,
         "min_buy_in": 2000, "max_buy_in": 20000, "max_seats": 6}  # fmt: skip

@@ -110,7 +110,7 @@ def test_an_update_reads_as_typed_events_in_order():
         read_update({"version": 1, "events": [{"kind": "lobby"}]})
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_a_command_stores_the_typed_event_at_its_version(table, player):
     t, u = table(), player()
     table_sit(table_id=t.pk, player_id=u.pk, buy_in=2_000, seat=4, key=key(), actor=actor_for(u))

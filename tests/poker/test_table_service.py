@@ -10,7 +10,7 @@ from poker.hands import hand_state
 from poker.models import Seat
 from tests.support.poker import actor_for, key
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _sit(t, user, buy_in=10_000, seat=None):

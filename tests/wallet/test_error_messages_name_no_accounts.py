@@ -18,7 +18,7 @@ from tests.support.ledger import fund, new_account, transfer
 from tests.support.tables_api import post, tables_url
 from tests.support.wallet import post as wallet_post
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _assert_names_no_account(body: dict) -> None:

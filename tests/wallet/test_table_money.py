@@ -113,6 +113,7 @@ def test_a_buy_in_beyond_the_player_cash_is_refused(players):
         _buy_in(players[0], "t4:s1", 100_001)
 
 
+# Outside any transaction: no test transaction may wrap it.
 @pytest.mark.django_db(transaction=True)
 def test_table_money_moves_refuse_to_run_outside_a_transaction(players):
     with pytest.raises(TransactionRequired):

@@ -18,7 +18,7 @@ from poker.engine.events import HoleCardsDealt
 from tests.poker import conftest as poker_fixtures
 from tests.support.handhistory import TABLES, played_hands
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 player = poker_fixtures.player
 table = poker_fixtures.table
