@@ -27,7 +27,7 @@ from ledger.models import Transfer
 from tests.support.poker import play_hands_with_rebuys
 from tests.support.threads import race
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -87,6 +87,8 @@ def test_a_rebuild_counts_every_hand_again_to_the_same_figures(played):
     assert _stats() == pytest.approx(before)
 
 
+# Workers race on connections of their own.
+@pytest.mark.django_db(transaction=True)
 def test_two_workers_racing_on_one_chunk_count_each_hand_once(played):
     plan = analysis_start()
     [chunk] = plan.chunks
@@ -201,6 +203,8 @@ def fraud_workers(settings):
             worker.wait(timeout=30)
 
 
+# Workers race on connections of their own.
+@pytest.mark.django_db(transaction=True)
 def test_the_beat_job_shares_its_chunks_among_workers_then_scores(played, fraud_workers, settings):
     settings.FRAUD_CHUNK_HANDS = 4
     run_id = analyse()

@@ -19,7 +19,7 @@ from handhistory.models import Hand
 from tests.support.poker import play_hands_with_rebuys
 from tests.support.threads import race
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
@@ -155,6 +155,8 @@ def test_a_running_hand_is_neither_stored_nor_counted(player, table):
     assert not IngestedHand.objects.filter(hand_id=running).exists()
 
 
+# Workers race on connections of their own.
+@pytest.mark.django_db(transaction=True)
 def test_two_workers_racing_on_stored_facts_count_each_hand_once(room):
     store_hand_facts(hand_records(room[::3]))
 

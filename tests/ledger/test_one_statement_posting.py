@@ -28,7 +28,7 @@ from ledger.services import (
 )
 from tests.support.ledger import fund, new_account, transfer
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _state() -> tuple[int, list[tuple[int, int, int, int]]]:

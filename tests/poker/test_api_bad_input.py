@@ -13,7 +13,7 @@ from ledger.models import Transfer
 from poker.models import TableCommand
 from tests.support.tables_api import act, actor_client, post, sit, state, tables_url
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _counts() -> tuple[int, int, int]:

@@ -8,7 +8,7 @@ import pytest
 from core.idempotency import IdempotencyKeyRequired
 from poker.models import TableCommand
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("blank", ["", "   "])
@@ -78,6 +78,8 @@ def test_a_system_creation_key_gives_one_table(make_user):
     assert TableCommand.objects.get(player=None, key="deploy: main table").table_id == first.pk
 
 
+# Threads race on connections of their own.
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.xdist_group("tables")
 def test_one_creation_key_racing_itself_gives_one_table(make_user):
     from poker.commands.seating import table_create
@@ -105,6 +107,8 @@ def test_a_bad_creation_key_creates_nothing(make_user, bad):
     assert not Table.objects.exists() and not TableCommand.objects.exists()
 
 
+# Runs the migration, which needs no transaction around it.
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.xdist_group("tables")
 def test_stored_creation_keys_move_into_command_records_on_postgresql():
     from tests.support.command_keys import creation_keys_survive_the_migration

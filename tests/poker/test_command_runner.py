@@ -20,7 +20,7 @@ from poker.hands import hand_state
 from poker.models import Table
 from tests.support.poker import actor_for, key
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _seat_three(table, player):
@@ -198,6 +198,8 @@ def test_an_error_other_than_a_deadlock_is_not_run_again(table, player, monkeypa
     assert _stores() == before
 
 
+# Two tables' commands run in threads on connections of their own.
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("path", ["warm", "locked"])
 def test_two_tables_locking_the_same_accounts_in_opposite_orders_both_act_once(
     table, player, monkeypatch, path
