@@ -202,10 +202,6 @@ def _hands_to_big_blind(index: int, players: int) -> int:
     return (index - 2) % players + 1
 
 
-def _small_blind_index(players: int) -> int | None:
-    return None if players < 2 else (0 if players == 2 else 1)
-
-
 class _Work:
     """The plan being made: sizes and the seats of the tables touched, copied on write."""
 
@@ -248,30 +244,24 @@ class _Work:
         return order[1] if len(order) == 2 else order[2]
 
     def worst_seat(self, i: int) -> int:
-        """The free seat of table ``i`` for a player moved in: not on the small blind next
-        hand, nor putting one moved in before on it, when a seat avoids it; then the big
-        blind soonest; then the lowest seat."""
+        """The free seat of table ``i`` for a player moved in: one that leaves the small
+        blind of the next hand to a player not moved in by this plan when a seat can;
+        then the big blind soonest (which keeps the mover off the small blind, the seat
+        farthest from the big blind); then the lowest seat."""
         seats = self.seats_of(i)
         movers = set(self.moved_in.get(i, ()))
         button = self.tables[i].button
-        best: tuple[bool, int, int, int] | None = None
+        best: tuple[bool, int, int] | None = None
         for seat in self.free_seats(i):
             order = next_hand_order([*seats, seat], button)
             index = order.index(seat)
-            small = _small_blind_index(len(order))
-            others_small = (
-                small is not None and order[small] != seat and seats[order[small]] in movers
-            )
-            score = (
-                index == small,
-                int(others_small),
-                _hands_to_big_blind(index, len(order)),
-                seat,
-            )
+            small = None if len(order) < 2 else order[0 if len(order) == 2 else 1]
+            mover_small = small == seat or (small is not None and seats[small] in movers)
+            score = (mover_small, _hands_to_big_blind(index, len(order)), seat)
             if best is None or score < best:
                 best = score
         assert best is not None  # a shortest table below the fullest has a free seat
-        return best[3]
+        return best[2]
 
 
 def balance(field: FieldState, rng: Random) -> Plan:

@@ -242,6 +242,20 @@ def test_a_table_of_one_player_is_balanced_like_any_short_table() -> None:
     assert blinds(after.seats, after.button) == (3, 1)
 
 
+def test_players_moved_to_one_table_by_one_plan_leave_the_small_blind_to_others() -> None:
+    # Table 2 (button was at 6): the first mover joins the player of seat 3 heads-up on
+    # the big blind, seat 4; the next would post the big blind soonest in seat 5, but that
+    # puts the first on the small blind: seat 1 (the button) leaves it to the player of 3.
+    field = FieldState(
+        tables=(full(1, range(11, 17), button=6), table(2, {3: 23}, button=6)),
+        seats_per_table=6,
+    )
+    plan = balance(field, Random(0))
+    assert [(m.to_table, m.to_seat) for m in plan.moves] == [(2, 4), (2, 1)]
+    after = apply(field, plan).tables[1]
+    assert blinds(after.seats, after.button)[0] == 3
+
+
 def test_of_equal_tables_the_lowest_numbered_fullest_gives_to_the_lowest_numbered_shortest() -> (
     None
 ):
