@@ -88,10 +88,13 @@ class FieldState:
 
     tables: tuple[TableState, ...]
     seats_per_table: int
+    #: Each table's player count, in table order: read by every call of ``balance``.
+    sizes: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         tables = tuple(sorted(self.tables, key=lambda t: t.number))
         object.__setattr__(self, "tables", tables)
+        object.__setattr__(self, "sizes", tuple(len(t.seats) for t in tables))
         spt = self.seats_per_table
         if not 2 <= spt <= MAX_SEATS_PER_TABLE:
             _invalid(f"seats per table {spt}: 2 to {MAX_SEATS_PER_TABLE}")
@@ -110,11 +113,6 @@ class FieldState:
                 _invalid(f"table {t.number}: button seat {t.button} outside 1..{spt}")
         if len(seen) != players:
             _invalid(f"{players} seats taken by {len(seen)} players: a player sits once")
-
-    @property
-    def players(self) -> int:
-        """The players seated."""
-        return sum(len(t.seats) for t in self.tables)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -208,7 +206,7 @@ class _Work:
     def __init__(self, field: FieldState) -> None:
         self.tables = field.tables
         self.spt = field.seats_per_table
-        self.sizes = [len(t.seats) for t in field.tables]
+        self.sizes = list(field.sizes)
         self.seats: dict[int, dict[int, int]] = {}
         self.moved_in: dict[int, list[int]] = {}
         self.moves: list[Move] = []
@@ -268,8 +266,8 @@ def balance(field: FieldState, rng: Random) -> Plan:
     """What to do after a hand: breaks, moves and waits by the rules of this module.
 
     ``rng`` draws the seats of broken tables' players and of the final table. The common
-    case (nothing to do) reads each table's size once and copies nothing."""
-    sizes = [len(t.seats) for t in field.tables]
+    case (nothing to do) reads the sizes the field holds and copies nothing."""
+    sizes = field.sizes
     spt = field.seats_per_table
     needed = max(1, -(-sum(sizes) // spt))
     if len(sizes) > needed:
@@ -292,7 +290,7 @@ def _plan(work: _Work, broken: tuple[int, ...], remaining: Iterable[int]) -> Pla
     return Plan(moves=tuple(work.moves), broken=broken, waiting=waiting)
 
 
-def _break(field: FieldState, sizes: list[int], needed: int, rng: Random) -> Plan:
+def _break(field: FieldState, sizes: Sequence[int], needed: int, rng: Random) -> Plan:
     """Breaks the ``len(sizes) - needed`` tables with the fewest players (ties: the highest
     number) that are between hands, into the tables that stay, then balances when no
     break is left pending; the final table when ``needed`` is 1."""
