@@ -83,7 +83,7 @@ class TableState:
 class FieldState:
     """Every table of the tournament (kept in table-number order) and its seat count.
 
-    Checked when built: distinct table numbers, seats and button within 1..
+    Checked when built: one table or more, distinct table numbers, seats and button within 1..
     ``seats_per_table``, no player at two seats."""
 
     tables: tuple[TableState, ...]
@@ -99,8 +99,8 @@ class FieldState:
         if not 2 <= spt <= MAX_SEATS_PER_TABLE:
             _invalid(f"seats per table {spt}: 2 to {MAX_SEATS_PER_TABLE}")
         numbers = [t.number for t in tables]
-        if len(set(numbers)) != len(numbers):
-            _invalid(f"table numbers {numbers}: each once")
+        if not numbers or len(set(numbers)) != len(numbers):
+            _invalid(f"table numbers {numbers}: one table or more, each number once")
         players = 0
         seen: set[int] = set()
         for t in tables:

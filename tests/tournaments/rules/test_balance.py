@@ -106,6 +106,7 @@ def test_a_draw_of_nobody_of_a_player_twice_or_of_impossible_tables_is_refused(
         (table(1, {0: 1, 1: 2}),),  # seat 0
         (table(1, {1: 1, 10: 2}),),  # a seat beyond the table
         (table(1, {1: 1, 2: 2}, button=11),),
+        (),  # no table
     ],
 )
 def test_a_field_that_breaks_the_seating_rules_is_refused(tables: tuple[TableState, ...]) -> None:
