@@ -40,4 +40,5 @@ class DealError(TournamentRuleError):
 
 
 class SeatingError(TournamentRuleError):
-    """A field whose state breaks the seating rules (``invalid_field``)."""
+    """A field whose state breaks the seating rules (``invalid_field``), or a plan that does
+    not fit the field it is applied to (``invalid_plan``)."""
