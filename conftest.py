@@ -11,6 +11,8 @@ import pytest
 from django.conf import settings
 from hypothesis import settings as hypothesis_settings
 
+from tests.support import emptying
+
 # Property tests: a modest default for `make test`, and a deep run (`make test-deep`) of
 # many more examples; HYPOTHESIS_PROFILE picks one. No deadline: on a shared machine a slow
 # example is not a failure (speed is measured by the benchmarks).
@@ -35,6 +37,9 @@ settings.DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
 # Users are created here with a one-iteration hash (tests/support/hashers.py): Django's
 # full count costs about half a second a user. The servers the tests start keep the full one.
 settings.PASSWORD_HASHERS = ["tests.support.hashers.OneIterationPBKDF2", *settings.PASSWORD_HASHERS]
+
+# A transactional test empties only the tables it wrote to (tests/support/emptying.py).
+emptying.install()
 
 
 @pytest.fixture(autouse=True)
