@@ -25,8 +25,10 @@ _counter = itertools.count()
 # The suite deals the next hand at once (POKER_HAND_PAUSE_MS=0), as it did before the pause
 # between hands existed; only the tests of the pause itself set one. The environment
 # variable reaches the servers the tests start as subprocesses (they copy os.environ); the
-# autouse fixture below covers this process, whose settings may already be loaded.
+# setting covers this process, whose settings may already be loaded (module-scoped
+# fixtures included; a test that sets another pause gets this one back after it).
 os.environ["POKER_HAND_PAUSE_MS"] = "0"
+settings.POKER_HAND_PAUSE_MS = 0
 
 # This process connects without the pool: the races of the concurrency tests run in
 # threads that keep their connection to the end of the test and never hand it back, which
@@ -40,11 +42,6 @@ settings.PASSWORD_HASHERS = ["tests.support.hashers.OneIterationPBKDF2", *settin
 
 # A transactional test empties only the tables it wrote to (tests/support/emptying.py).
 emptying.install()
-
-
-@pytest.fixture(autouse=True)
-def _no_pause_between_hands(settings: Any) -> None:
-    settings.POKER_HAND_PAUSE_MS = 0
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

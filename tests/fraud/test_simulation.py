@@ -38,6 +38,9 @@ PLAYERS, HANDS = 16, 240
 SEED = 6
 ACTIONS = ("PlayerFolded", "PlayerChecked", "PlayerCalled", "BetPlaced", "RaisedTo")
 
+# One worker runs the module: the room below is played once, not once per test worker.
+pytestmark = pytest.mark.xdist_group("fraud_room")
+
 
 @pytest.fixture(scope="module")
 def room(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, Any]]:

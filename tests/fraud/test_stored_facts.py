@@ -4,71 +4,40 @@ counted once, missing facts computed on the way."""
 
 from __future__ import annotations
 
-import random
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import orjson
 import pytest
+from django.core.management import call_command
 
 from fraud.facts import store_hand_facts, stored_hand_facts
-from fraud.features import FACTS_VERSION, PAIR_COUNTERS, aggregate, hand_facts
+from fraud.features import FACTS_VERSION
 from fraud.ingest import chunk_ingest
-from fraud.models import IngestedHand, PairEvidence, PairStat, StoredFacts
+from fraud.models import IngestedHand, PairEvidence, StoredFacts
 from handhistory.exports.records import hand_records
 from handhistory.models import Hand
-from tests.support.poker import play_hands_with_rebuys
-from tests.support.threads import race
+from tests.support.facts import counted, expected, play_room
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def room(player, table):
-    """Finished hands of three variants (random legal play: folds, all-ins, showdowns)."""
-    from poker.commands.seating import table_sit
-    from tests.support.poker import actor_for, key
-
-    users = [player(amount=1_000_000) for _ in range(4)]
-    for name, variant, seated, hands in (("NL", "NT", 4, 14), ("Limit", "FT", 3, 8),
-                                         ("PLO", "PO", 3, 6)):  # fmt: skip
-        t = table(name=name, variant=variant)
-        for u in users[:seated]:
-            table_sit(table_id=t.pk, player_id=u.pk, buy_in=10_000, key=key(), actor=actor_for(u))
-        play_hands_with_rebuys(t, users[:seated], [10_000] * seated, hands, random.Random(hands))
-    return _finished()
-
-
-def _finished():
-    return list(
-        Hand.objects.filter(ended_at__isnull=False).order_by("pk").values_list("pk", flat=True)
-    )
-
-
-def _expected(hand_ids):
-    """Today's path: every hand's facts computed from its events and summed."""
-    facts = [hand_facts(hand_id=r.hand_id, player_ids=r.player_ids, usernames=r.usernames,
-                        events=r.events) for r in hand_records(hand_ids)]  # fmt: skip
-    pairs = {key: (p.hands, *(getattr(p, c) for c in PAIR_COUNTERS))
-             for key, p in aggregate(facts).items()}  # fmt: skip
-    evidence = sorted((e.player, e.partner, e.kind, e.hand_id, e.weight, e.reason)
-                      for f in facts for e in f.evidence)  # fmt: skip
-    return pairs, evidence
-
-
-def _counted():
-    pairs = {(a, b): rest for a, b, *rest in
-             PairStat.objects.values_list("player_id", "partner_id", "hands", *PAIR_COUNTERS)}  # fmt: skip
-    evidence = sorted(PairEvidence.objects.values_list(
-        "player_id", "partner_id", "kind", "hand_id", "weight", "reason"))  # fmt: skip
-    return {k: tuple(v) for k, v in pairs.items()}, evidence
+@pytest.fixture(scope="module")
+def room(django_db_setup: None, django_db_blocker: Any) -> Iterator[list[int]]:
+    """The room, played once for the module and committed: every test here rolls back
+    what it writes, so each finds the room as played. Emptied after the module."""
+    with django_db_blocker.unblock():
+        yield play_room()
+        call_command("flush", interactive=False, verbosity=0)
 
 
 def test_counting_stored_facts_gives_exactly_the_figures_of_facts_computed_from_events(room):
     store_hand_facts(hand_records(room))
     assert stored_hand_facts(room) == set(room)
     assert chunk_ingest(hand_ids=room).hands == len(room)
-    pairs, evidence = _counted()
-    expected_pairs, expected_evidence = _expected(room)
+    pairs, evidence = counted()
+    expected_pairs, expected_evidence = expected(room)
     assert pairs == expected_pairs  # to the bit: same facts, summed in the same order
     assert evidence == expected_evidence
     assert any(e[2] == "chip_dumping" for e in evidence)
@@ -81,21 +50,21 @@ def test_a_chunk_computes_and_stores_the_facts_its_hands_lack(room):
     assert stored_hand_facts(room) == set(half)
     assert chunk_ingest(hand_ids=room).hands == len(room)
     assert stored_hand_facts(room) == set(room)
-    assert _counted() == _expected(room)
+    assert counted() == expected(room)
 
 
 def test_counting_twice_changes_nothing(room):
     chunk_ingest(hand_ids=room[:10])
     chunk_ingest(hand_ids=room)
-    before = _counted()
+    before = counted()
     assert chunk_ingest(hand_ids=room).hands == 0
     assert chunk_ingest(hand_ids=room[3:9]).hands == 0
-    assert _counted() == before
+    assert counted() == before
     assert IngestedHand.objects.count() == len(room)
     # Chunks add up to one chunk: the same hands counted in two parts give the same sums.
-    assert before[0].keys() == _expected(room)[0].keys()
+    assert before[0].keys() == expected(room)[0].keys()
     for key, row in before[0].items():
-        assert row == pytest.approx(_expected(room)[0][key])
+        assert row == pytest.approx(expected(room)[0][key])
 
 
 def _rows(hands):
@@ -124,7 +93,7 @@ def test_facts_of_another_version_are_computed_again_when_counted(room):
         version=FACTS_VERSION + 1, lineup=b"", pairs=b"", evidence=""
     )
     assert chunk_ingest(hand_ids=room).hands == len(room)
-    assert _counted() == _expected(room)
+    assert counted() == expected(room)
     assert stored_hand_facts(room) == set(room)
 
 
@@ -153,20 +122,6 @@ def test_a_running_hand_is_neither_stored_nor_counted(player, table):
     assert chunk_ingest(hand_ids=[running]).hands == 0
     assert stored_hand_facts([running]) == set()
     assert not IngestedHand.objects.filter(hand_id=running).exists()
-
-
-# Workers race on connections of their own.
-@pytest.mark.django_db(transaction=True)
-def test_two_workers_racing_on_stored_facts_count_each_hand_once(room):
-    store_hand_facts(hand_records(room[::3]))
-
-    def work():
-        store_hand_facts(hand_records(room[1::3]))
-        chunk_ingest(hand_ids=room)
-
-    assert not race(work)
-    assert IngestedHand.objects.count() == len(room)
-    assert _counted() == _expected(room)
 
 
 def test_the_handhistory_backlog_stores_every_finished_hands_facts(room):
