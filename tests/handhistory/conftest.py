@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 import redis
 from django.conf import settings as django_settings
+from django.core.management import call_command
 
 from config.celery import app as celery_app
 from handhistory.models import Event, Hand
 from poker.engine.cards import format_card
 from tests.poker.conftest import player, table  # noqa: F401 - shared table fixtures
 from tests.support.handhistory import played_hands
+from tests.support.poker import new_player, new_table
 from tests.support.tables_api import check_down, fold_hand, sit, state
 
 
@@ -88,6 +90,19 @@ def unconsumed_queue(settings: Any) -> Any:
 @pytest.fixture
 def hands(table: Any, player: Any) -> dict[str, Any]:
     """Three players' hands at one table, and three other players' hands at another."""
-    t, users, ids = played_hands(table, player, hands=5, seed=15)
-    _, others, other_ids = played_hands(table, player, hands=2, seed=16)
+    return two_tables_of_hands(table, player)
+
+
+def two_tables_of_hands(make_table: Any, make_player: Any) -> dict[str, Any]:
+    t, users, ids = played_hands(make_table, make_player, hands=5, seed=15)
+    _, others, other_ids = played_hands(make_table, make_player, hands=2, seed=16)
     return {"table": t, "users": users, "ids": ids, "others": others, "other_ids": other_ids}
+
+
+@pytest.fixture(scope="module")
+def hands_once(django_db_setup: None, django_db_blocker: Any) -> Any:
+    """``hands``, played once for a module whose tests all roll back their own writes:
+    committed, so each test finds them as played; emptied after the module."""
+    with django_db_blocker.unblock():
+        yield two_tables_of_hands(new_table, new_player)
+        call_command("flush", interactive=False, verbosity=0)

@@ -17,6 +17,12 @@ from tests.support.handhistory import played_by
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def hands(hands_once):
+    """The hands of the module, played once (every test here rolls back)."""
+    return hands_once
+
+
 def export(*args: str) -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()
     call_command("export_hands", *args, stdout=out, stderr=err)

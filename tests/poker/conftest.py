@@ -1,7 +1,6 @@
 import pytest
 
-from poker.commands.seating import table_create
-from tests.support.poker import fund
+from tests.support.poker import fund, new_table
 
 
 @pytest.fixture
@@ -16,12 +15,4 @@ def player(make_user):
 
 @pytest.fixture
 def table():
-    def make(**overrides):
-        params = dict(
-            name="T", variant="NT", small_blind=50, big_blind=100, min_buy_in=2_000,
-            max_buy_in=20_000, max_seats=6,
-        )  # fmt: skip
-        params.update(overrides)
-        return table_create(**params)
-
-    return make
+    return new_table

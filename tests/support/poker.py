@@ -11,6 +11,30 @@ from poker import money
 _keys = itertools.count()
 
 
+#: The table the tests sit at unless they say otherwise.
+TABLE_DEFAULTS = {
+    "name": "T", "variant": "NT", "small_blind": 50, "big_blind": 100, "min_buy_in": 2_000,
+    "max_buy_in": 20_000, "max_seats": 6,
+}  # fmt: skip
+
+
+def new_table(**overrides):
+    """An open table of TABLE_DEFAULTS with ``overrides``."""
+    from poker.commands.seating import table_create
+
+    return table_create(**{**TABLE_DEFAULTS, **overrides})
+
+
+def new_player(amount=100_000):
+    """A user with ``amount`` play chips in the wallet, for fixtures wider than a test
+    (the ``player`` fixture does the same within one)."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(username=f"p-{uuid.uuid4().hex[:12]}")
+    fund(user, amount)
+    return user
+
+
 def fund(user, amount, currency="CHIPS"):
     """Gives a player wallet money from a play-money issuer account."""
     issuer = ledger_account_open(
