@@ -168,27 +168,33 @@ def hand_words(variant: Variant, hole: Sequence[int], board: Sequence[int]) -> s
         cards = max(combinations(hole, 2), key=_pair_first)
         category = "pair" if len(_by_count(cards)) == 1 else "high_card"
     ranks = _by_count(cards)
-    first = ranks[0]
-    if category == "high_card":
-        return f"high card {RANK_WORDS[first]}"
-    if category == "pair":
-        return f"a pair of {RANK_PLURALS[first]}"
-    if category == "two_pair":
-        return f"two pair, {RANK_PLURALS[first]} and {RANK_PLURALS[ranks[1]]}"
-    if category == "three_of_a_kind":
-        return f"three of a kind, {RANK_PLURALS[first]}"
-    if category == "full_house":
-        return f"a full house, {RANK_PLURALS[first]} full of {RANK_PLURALS[ranks[1]]}"
-    if category == "four_of_a_kind":
-        return f"four of a kind, {RANK_PLURALS[first]}"
-    if category == "flush":
-        return f"a flush, {RANK_WORDS[first]} high"
-    low, high = _straight_ends(ranks)
-    if category == "straight":
-        return f"a straight, {RANK_WORDS[low]} to {RANK_WORDS[high]}"
-    if high == _ACE:
-        return "a Royal Flush"
-    return f"a straight flush, {RANK_WORDS[low]} to {RANK_WORDS[high]}"
+    words = {
+        "first": RANK_WORDS[ranks[0]],
+        "firsts": RANK_PLURALS[ranks[0]],
+        "seconds": RANK_PLURALS[ranks[1]] if len(ranks) > 1 else "",
+    }
+    if category in ("straight", "straight_flush"):
+        low, high = _straight_ends(ranks)
+        if category == "straight_flush" and high == _ACE:
+            return "a Royal Flush"
+        words.update(low=RANK_WORDS[low], high=RANK_WORDS[high])
+    return _HAND_WORDS[category].format(**words)
+
+
+#: How PokerStars names each hand category: ranks by how many of them the hand holds
+#: (``first``/``firsts``: the most, ``seconds``: the next), a straight by its ends; the
+#: ace-high straight flush is "a Royal Flush".
+_HAND_WORDS = {
+    "high_card": "high card {first}",
+    "pair": "a pair of {firsts}",
+    "two_pair": "two pair, {firsts} and {seconds}",
+    "three_of_a_kind": "three of a kind, {firsts}",
+    "straight": "a straight, {low} to {high}",
+    "flush": "a flush, {first} high",
+    "full_house": "a full house, {firsts} full of {seconds}",
+    "four_of_a_kind": "four of a kind, {firsts}",
+    "straight_flush": "a straight flush, {low} to {high}",
+}
 
 
 def _pot_name(pot: int, pot_count: int) -> str:
