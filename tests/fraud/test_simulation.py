@@ -31,6 +31,7 @@ from poker.engine.events import event_from_dict
 from poker.engine.state import HandState
 from poker.engine.transitions import apply
 from tests.poker.engine.engine_helpers import config, script, started
+from tests.support.emptying import empty_after_module
 
 SPEC = RoomSpec(dump=1, soft=1, share=1, ring=1, friends=1, household=1, tight_passive=1)
 PLAYERS, HANDS = 16, 240
@@ -73,7 +74,7 @@ def room(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, An
         yield {"truth": truth, "hands": hands, "ticks": ticks, "addresses": addresses,
                "checks": checks.getvalue()}  # fmt: skip
         connection.close()
-        call_command("flush", interactive=False, verbosity=0)
+        empty_after_module()
 
 
 def _group(truth: RoomTruth, scheme: str) -> dict[str, Any]:

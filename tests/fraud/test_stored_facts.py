@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 import orjson
 import pytest
-from django.core.management import call_command
 
 from fraud.facts import store_hand_facts, stored_hand_facts
 from fraud.features import FACTS_VERSION
@@ -18,6 +17,7 @@ from fraud.ingest import chunk_ingest
 from fraud.models import IngestedHand, PairEvidence, StoredFacts
 from handhistory.exports.records import hand_records
 from handhistory.models import Hand
+from tests.support.emptying import empty_after_module
 from tests.support.facts import counted, expected, play_room
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def room(django_db_setup: None, django_db_blocker: Any) -> Iterator[list[int]]:
     what it writes, so each finds the room as played. Emptied after the module."""
     with django_db_blocker.unblock():
         yield play_room()
-        call_command("flush", interactive=False, verbosity=0)
+        empty_after_module()
 
 
 def test_counting_stored_facts_gives_exactly_the_figures_of_facts_computed_from_events(room):

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 import redis
 from django.conf import settings as django_settings
-from django.core.management import call_command
 
 from config.celery import app as celery_app
 from handhistory.models import Event, Hand
 from poker.engine.cards import format_card
 from tests.poker.conftest import player, table  # noqa: F401 - shared table fixtures
+from tests.support.emptying import empty_after_module
 from tests.support.handhistory import played_hands
 from tests.support.poker import new_player, new_table
 from tests.support.tables_api import check_down, fold_hand, sit, state
@@ -105,4 +105,4 @@ def hands_once(django_db_setup: None, django_db_blocker: Any) -> Any:
     committed, so each test finds them as played; emptied after the module."""
     with django_db_blocker.unblock():
         yield two_tables_of_hands(new_table, new_player)
-        call_command("flush", interactive=False, verbosity=0)
+        empty_after_module()
