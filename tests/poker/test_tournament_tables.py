@@ -8,8 +8,10 @@ import random
 import pytest
 from django.db import IntegrityError, transaction
 
+from audit.checks import check_table_stakes
 from handhistory.models import Event, Hand
 from handhistory.store import SYSTEM
+from handhistory.verification import verify_settlements
 from ledger.models import Account, Transfer
 from poker import tournament_hooks
 from poker.commands.play import table_act, table_timeout
@@ -27,7 +29,7 @@ from poker.commands.tournament import (
     table_seat_tournament_player,
     tournament_table_create,
 )
-from poker.models import Seat, Table
+from poker.models import Seat, Table, TableUpdate
 from poker.selectors import table_view
 from poker.tournament_hooks import Level, TournamentHooksMissing
 from tests.support.poker import actor_for, key, play_random_hands
@@ -368,3 +370,23 @@ def test_the_table_view_names_the_tournament_and_its_level_and_a_cash_table_none
     assert [(s["seat"], s["stack"]) for s in view["seats"]] == [(2, 1_234)]
     cash = api_client.get(f"/api/v1/tables/{table().pk}/").json()
     assert (cash["tournament"], cash["level"]) == (None, None)
+
+
+# The stake check reads in a snapshot transaction of its own: it cannot run nested.
+@pytest.mark.django_db(transaction=True)
+def test_the_audits_stake_check_and_the_settlement_check_pass_tournament_hands(director, player):
+    t = _t_table()
+    users = [player() for _ in range(3)]
+    _seat_all(t, users, 2_000)
+    play_random_hands(t, users, hands=3, rng=random.Random(5))
+    checked, problems = verify_settlements()
+    assert checked >= 3 and problems == []
+    assert check_table_stakes().failures == []
+
+
+def test_every_update_on_the_wire_names_the_tournament_and_its_level(director, player):
+    t = _t_table(tournament_id=12)
+    _seat_all(t, [player(), player()], 1_000)
+    public = TableUpdate.objects.filter(table=t).latest("version").payload["public"]
+    assert public["tournament"] == {"id": 12, "table_number": t.tournament_table}
+    assert public["level"]["big_blind"] == 100
