@@ -173,6 +173,9 @@ class Seat(models.Model):
     )
     #: A tournament seat's stack in tournament chips (not money). Null at a cash table.
     chips = models.BigIntegerField(null=True, blank=True)
+    #: A tournament seat's tournament (its table's, copied): the database then refuses a
+    #: player a second seat in one tournament, whatever the table. Null at a cash table.
+    tournament_id = models.BigIntegerField(null=True, blank=True, editable=False)
     waiting_for_big_blind = models.BooleanField(default=False)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     #: Extra thinking time beyond the table's action time; spent when used, refilled
@@ -184,6 +187,11 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique"),
             models.UniqueConstraint(fields=["table", "player"], name="seat_one_per_player"),
+            models.UniqueConstraint(
+                fields=["tournament_id", "player"],
+                condition=Q(tournament_id__isnull=False),
+                name="seat_one_per_tournament",
+            ),
             models.CheckConstraint(
                 condition=Q(stake_account__isnull=False, chips=None)
                 | Q(stake_account=None, chips__isnull=False, chips__gte=0),

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.db import IntegrityError, transaction
+
 from core.errors import InvalidRequest
 from core.idempotency import same_request
 from handhistory.store import Actor
@@ -175,9 +177,21 @@ def table_seat_tournament_player(
         if seat in seats:
             raise TableError(f"Seat {seat} is taken.", code="seat_taken")
         _not_seated_elsewhere(ctx, player_id)
-        ctx.seat_map[seat] = sat = Seat.objects.create(
-            table=table, number=seat, player_id=player_id, chips=chips
-        )
+        try:
+            with transaction.atomic():
+                sat = Seat.objects.create(
+                    table=table,
+                    number=seat,
+                    player_id=player_id,
+                    chips=chips,
+                    tournament_id=table.tournament_id,
+                )
+        except IntegrityError:
+            # Another table of the tournament seated them since the check (the tables'
+            # locks are their own): the seat_one_per_tournament index decides.
+            _not_seated_elsewhere(ctx, player_id)
+            raise
+        ctx.seat_map[seat] = sat
         table_event(ctx, table_events.PlayerSeatedWithChips(seat=seat, **who(sat), chips=chips))
         if deal:
             maybe_start_hand(ctx)

@@ -33,6 +33,7 @@ from poker.models import Seat, Table, TableUpdate
 from poker.selectors import table_view
 from poker.tournament_hooks import Level, TournamentHooksMissing
 from tests.support.poker import actor_for, key, play_random_hands
+from tests.support.tables_api import post, tables_url
 
 pytestmark = pytest.mark.django_db
 
@@ -311,6 +312,9 @@ def test_a_player_holds_one_seat_per_tournament(director, player):
             _seat(t, user, seat, 1_000)
         assert refused.value.code == code
     assert _seat(other, a, 1, 1_000)["seat"] == 1
+    # The database holds the rule too, for seats two tables' locks do not order.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seat.objects.create(table=second, number=2, player=a, chips=1, tournament_id=9)
 
 
 def test_the_director_commands_run_only_at_tournament_tables(director, player, table):
@@ -359,7 +363,7 @@ def test_the_table_view_names_the_tournament_and_its_level_and_a_cash_table_none
 ):
     t = _t_table(tournament_id=11)
     _seat(t, player(), 2, 1_234)
-    view = api_client.get(f"/api/v1/tables/{t.pk}/").json()
+    view = api_client.get(tables_url(t.pk)).json()
     assert view["tournament"] == {"id": 11, "table_number": t.tournament_table}
     assert view["level"] == {
         "small_blind": 50,
@@ -368,7 +372,7 @@ def test_the_table_view_names_the_tournament_and_its_level_and_a_cash_table_none
         "big_blind_ante": False,
     }
     assert [(s["seat"], s["stack"]) for s in view["seats"]] == [(2, 1_234)]
-    cash = api_client.get(f"/api/v1/tables/{table().pk}/").json()
+    cash = api_client.get(tables_url(table().pk)).json()
     assert (cash["tournament"], cash["level"]) == (None, None)
 
 
@@ -390,3 +394,15 @@ def test_every_update_on_the_wire_names_the_tournament_and_its_level(director, p
     public = TableUpdate.objects.filter(table=t).latest("version").payload["public"]
     assert public["tournament"] == {"id": 12, "table_number": t.tournament_table}
     assert public["level"]["big_blind"] == 100
+
+
+def test_the_rest_edge_refuses_a_buy_in_at_a_tournament_table_with_its_code(
+    director, player, auth_client
+):
+    t = _t_table()
+    client = auth_client(player())
+    before = _counts()
+    response = post(client, tables_url(t.pk, "sit"), {"buy_in": 2_000})
+    assert response.status_code == 422
+    assert response.json()["code"] == "tournament_table"
+    assert _counts() == before
