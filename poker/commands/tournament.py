@@ -44,6 +44,7 @@ def tournament_table_create(
     for label, value in (("tournament_id", tournament_id), ("table_number", table_number)):
         if type(value) is not int or value < 1:
             raise InvalidRequest(f"{label} must be a positive integer.", code="invalid_" + label)
+    # The variant and the seats are the caller's to check; the stakes are fixed here.
     inputs.table_settings(
         variant=variant,
         small_blind=0,
