@@ -175,7 +175,9 @@ def check_table_stakes() -> CheckResult:
     """
     with _snapshot():
         result = CheckResult()
-        for table in Table.objects.filter(current_hand__isnull=True).order_by("pk"):
+        for table in Table.objects.filter(current_hand__isnull=True, tournament_id=None).order_by(
+            "pk"
+        ):
             result.checked += 1
             result.failures.extend(_table_problems(table))
         return result

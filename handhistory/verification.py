@@ -124,6 +124,8 @@ def verify_settlements() -> tuple[int, list[str]]:
         if not state.is_over:
             problems.append(f"hand {hand.pk}: marked ended but its events do not end it")
             continue
+        if getattr(hand.table, "tournament_id", None) is not None:
+            continue  # tournament chips are not money: such a hand settles nothing
         accounts = _seat_accounts(hand)
         starting = state.config.starting_stacks
         deltas = [(accounts[i], state.stacks[i] - starting[i]) for i in range(len(accounts))]

@@ -63,7 +63,15 @@ class SeatInline(admin.TabularInline):  # type: ignore[type-arg]  # django-stubs
     model = Seat
     extra = 0
     can_delete = False
-    fields = ("number", "player", "state", "stake_account", "waiting_for_big_blind", "joined_at")
+    fields = (
+        "number",
+        "player",
+        "state",
+        "stake_account",
+        "chips",
+        "waiting_for_big_blind",
+        "joined_at",
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -21,7 +21,7 @@ from handhistory.models import Hand
 from handhistory.projections import project_hand
 from handhistory.store import SYSTEM, Actor, NewEvent
 from ledger.models import Account
-from poker import money, table_events
+from poker import money, table_events, tournament_hooks
 from poker.engine.betting import legal_actions
 from poker.engine.config import HandConfig, RakeConfig, blind_seats, forced_by_player
 from poker.engine.deck import FairDeck
@@ -33,6 +33,7 @@ from poker.engine.state import SHOWDOWN, HandState
 from poker.fairness import client_seeds_for
 from poker.models import Seat, Table, Variant, new_server_seed_hex
 from poker.storage import table_store
+from poker.tournament_hooks import Level
 from poker.working_set import Ctx, table_event, who
 from wallet.restrictions import restriction_barred_from_tables
 
@@ -81,12 +82,14 @@ def _hand_lineup(table: Table, seats: dict[int, Seat]) -> tuple[int, list[Seat]]
     A player waiting for the big blind is dealt in only when the big blind reaches them --
     except when the game running is heads-up: there the button alternates between the two
     players so the big blind would never reach a newcomer, who is dealt in at once.
+
+    At a tournament table every seat with chips plays, whatever its state: an absent
+    player posts their blinds and antes and is folded (``progress``, the shot clock);
+    nobody waits for the big blind.
     """
-    candidates = {
-        n: s
-        for n, s in seats.items()
-        if s.state == Seat.State.ACTIVE and s.stake_account.balance > 0
-    }
+    if table.is_tournament:
+        return _lineup_from(table, {n: s for n, s in seats.items() if s.stack > 0})
+    candidates = {n: s for n, s in seats.items() if s.state == Seat.State.ACTIVE and s.stack > 0}
     if sum(not s.waiting_for_big_blind for s in candidates.values()) <= 2:
         return _lineup_from(table, candidates)
     while (lineup := _lineup_from(table, candidates)) is not None:
@@ -110,21 +113,38 @@ def _lineup_from(table: Table, candidates: dict[int, Seat]) -> tuple[int, list[S
     return button, [candidates[n] for n in numbers[k + 1 :] + numbers[: k + 1]]
 
 
-def _forced_bets(table: Table, n: int) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+def level_of(table: Table) -> Level:
+    """The forced bets ``table`` plays now: a tournament table's from its tournament's
+    current level (``poker.tournament_hooks``: read at every hand, never kept here), a cash
+    table's from its row."""
+    if table.is_tournament:
+        assert table.tournament_id is not None
+        return tournament_hooks.hooks(table.pk).level_of(table.tournament_id)
+    return Level(
+        small_blind=table.small_blind,
+        big_blind=table.big_blind,
+        ante=table.ante,
+        big_blind_ante=table.big_blind_ante,
+    )
+
+
+def _forced_bets(
+    table: Table, level: Level, n: int
+) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
     """(blinds_or_straddles, antes, ante_trimming) for the engine. Player 0 sits left of
     the button, which is last. The amounts are built per player at the engine's blind
     seats (``blind_seats``), then written in PHH's order by the engine's rule
     (``forced_by_player``, its own inverse), never restated here."""
     seats = blind_seats(n)
     blinds = [0] * n
-    blinds[seats.small], blinds[seats.big] = table.small_blind, table.big_blind
+    blinds[seats.small], blinds[seats.big] = level.small_blind, level.big_blind
     if table.button_blind and seats.button != seats.small:
         blinds[seats.button] = table.button_blind
-    antes = [table.ante] * n
+    antes = [level.ante] * n
     trimming = True
-    if table.big_blind_ante and table.ante:
+    if level.big_blind_ante and level.ante:
         antes = [0] * n
-        antes[seats.big] = table.ante * n
+        antes[seats.big] = level.ante * n
         trimming = False
     return forced_by_player(blinds), forced_by_player(antes), trimming
 
@@ -152,17 +172,18 @@ def maybe_start_hand(ctx: Ctx) -> None:
         return
     button, players = lineup
     n = len(players)
-    blinds, antes, trimming = _forced_bets(table, n)
+    level = level_of(table)
+    blinds, antes, trimming = _forced_bets(table, level, n)
     fixed_limit = table.variant == Variant.FT
     config = HandConfig(
         variant=table.variant,
-        starting_stacks=tuple(s.stake_account.balance for s in players),
+        starting_stacks=tuple(s.stack for s in players),
         blinds_or_straddles=blinds,
         antes=antes,
         ante_trimming=trimming,
-        min_bet=0 if fixed_limit else table.big_blind,
-        small_bet=table.big_blind if fixed_limit else 0,
-        big_bet=2 * table.big_blind if fixed_limit else 0,
+        min_bet=0 if fixed_limit else level.big_blind,
+        small_bet=level.big_blind if fixed_limit else 0,
+        big_bet=2 * level.big_blind if fixed_limit else 0,
         rake=RakeConfig(bps=table.rake_bps, cap=table.rake_cap, no_flop_no_drop=True),
     )
     table.hands_played += 1
@@ -282,19 +303,27 @@ def _finish_hand(ctx: Ctx) -> None:
     ctx.lock()  # the ledger, the projections and the next hand need the database
     hand, state, table = ctx.hand, ctx.state, ctx.table
     assert hand is not None and state is not None
-    starting = state.config.starting_stacks
-    results = [(pid, state.stacks[i] - starting[i]) for i, pid in enumerate(hand.player_ids)]
-    money.settle_hand(
-        hand_id=hand.pk,
-        table_id=table.pk,
-        currency=table.currency,
-        results=results,
-        rake=state.rake,
-    )
-    # The settlement nets every seat exactly its result: each stake now holds the final
-    # stack (what the multi-table test checks against the ledger).
-    for i, number in enumerate(hand.seat_numbers):
-        ctx.seat_map[number].stake_account.balance = state.stacks[i]
+    if table.is_tournament:
+        # Tournament chips are not money: the stacks are the seats' own, no transfer.
+        for i, number in enumerate(hand.seat_numbers):
+            ctx.seat_map[number].chips = state.stacks[i]
+            ctx.seat_changed(ctx.seat_map[number])
+    else:
+        starting = state.config.starting_stacks
+        results = [(pid, state.stacks[i] - starting[i]) for i, pid in enumerate(hand.player_ids)]
+        money.settle_hand(
+            hand_id=hand.pk,
+            table_id=table.pk,
+            currency=table.currency,
+            results=results,
+            rake=state.rake,
+        )
+        # The settlement nets every seat exactly its result: each stake now holds the
+        # final stack (what the multi-table test checks against the ledger).
+        for i, number in enumerate(hand.seat_numbers):
+            stake = ctx.seat_map[number].stake_account
+            assert stake is not None  # a cash seat
+            stake.balance = state.stacks[i]
     hand.ended_at = timezone.now()
     hand.actor_index = None
     hand.deadline = None
@@ -306,11 +335,14 @@ def _finish_hand(ctx: Ctx) -> None:
     table.current_hand = None
     stacks = dict(zip(map(str, hand.seat_numbers), state.stacks, strict=True))
     table_event(ctx, table_events.HandFinished(hand=hand.pk, stacks=stacks))
-    leaving = [s for s in ctx.seats().values() if s.state == Seat.State.LEAVING]
-    for seat in sorted(leaving, key=lambda s: s.number):
-        cash_out(ctx, seat, reason=f"hand:{hand.pk}")
-    _cash_out_barred(ctx, hand)
-    _sit_out_busted(ctx, hand)
+    if table.is_tournament:
+        _tournament_hand_end(ctx, hand, state)
+    else:
+        leaving = [s for s in ctx.seats().values() if s.state == Seat.State.LEAVING]
+        for seat in sorted(leaving, key=lambda s: s.number):
+            cash_out(ctx, seat, reason=f"hand:{hand.pk}")
+        _cash_out_barred(ctx, hand)
+        _sit_out_busted(ctx, hand)
     if table.status == Table.Status.CLOSED:
         return
     pause_ms = settings.POKER_HAND_PAUSE_MS
@@ -342,6 +374,22 @@ def _streets_run_out(ctx: Ctx, hand: Hand) -> int:
     return streets
 
 
+def _tournament_hand_end(ctx: Ctx, hand: Hand, state: HandState) -> None:
+    """A tournament hand's end: every seat left with no chips leaves the table
+    (``PlayerBusted``), and the tournament hears of the stacks and the busted
+    (``hand_finished``) in this same transaction."""
+    busted = []
+    for number in hand.seat_numbers:
+        seat = ctx.seat_map[number]
+        if seat.stack:
+            continue
+        busted.append(seat.player_id)
+        table_event(ctx, table_events.PlayerBusted(seat=number, **who(seat), hand=hand.pk))
+        remove_seat(ctx, seat)
+    stacks = dict(zip(hand.player_ids, state.stacks, strict=True))
+    tournament_hooks.hooks(ctx.table.pk).hand_finished(ctx.table.pk, hand.pk, stacks, busted)
+
+
 def _cash_out_barred(ctx: Ctx, hand: Hand) -> None:
     """Cashes out every seated player who took a time-out or self-exclusion (one that
     began during this hand, or whose seat the start could not clear): they played the
@@ -359,7 +407,7 @@ def _sit_out_busted(ctx: Ctx, hand: Hand) -> None:
     and may top up (rebuy) and sit in again, instead of sitting at 0 marked active."""
     for number in hand.seat_numbers:
         seat = ctx.seat_map.get(number)
-        if seat is None or seat.state != Seat.State.ACTIVE or seat.stake_account.balance:
+        if seat is None or seat.state != Seat.State.ACTIVE or seat.stack:
             continue
         seat.state = Seat.State.SITTING_OUT
         ctx.seat_changed(seat)
@@ -380,8 +428,13 @@ def cash_out(ctx: Ctx, seat: Seat, *, reason: str) -> int:
             key=money.transfer_id("cash-out", ctx.table.pk, seat.player_id, reason, seat.pk),
         )
     table_event(ctx, table_events.PlayerLeft(seat=seat.number, **who(seat), cashed_out=amount))
+    remove_seat(ctx, seat)
+    return amount
+
+
+def remove_seat(ctx: Ctx, seat: Seat) -> None:
+    """Takes ``seat`` off the table now (its event written by the caller)."""
     # Forget the seat's pending row write before the delete clears its primary key.
     ctx.changed_seats.pop(seat.pk, None)
     del ctx.seat_map[seat.number]
     seat.delete()
-    return amount

@@ -71,6 +71,11 @@ class Table(models.Model):
     #: the hand that uses it draws the next one in the same transaction (docs/provably-fair.md).
     #: Never serialized: only its SHA-256 leaves the server before the hand is over.
     next_server_seed = models.CharField(max_length=64, default=new_server_seed_hex, editable=False)
+    #: The tournament this table belongs to (a plain id: ``tournaments`` sits above
+    #: ``poker``), and its table number there; both null for a cash table. A tournament
+    #: table plays in chips (``Seat.chips``), at the level ``poker.tournament_hooks`` says.
+    tournament_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    tournament_table = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -82,11 +87,23 @@ class Table(models.Model):
                 condition=Q(small_blind__gte=0) & Q(big_blind__gt=0) & Q(ante__gte=0),
                 name="table_stakes_non_negative",
             ),
+            # A tournament table has no buy-in: its chips come from the tournament.
             models.CheckConstraint(
-                condition=Q(min_buy_in__gt=0) & Q(max_buy_in__gte=F("min_buy_in")),
+                condition=Q(min_buy_in__gt=0, max_buy_in__gte=F("min_buy_in"))
+                | Q(tournament_id__isnull=False, min_buy_in=0, max_buy_in=0),
                 name="table_buy_in_range",
             ),
             models.CheckConstraint(condition=Q(rake_bps__lte=10000), name="table_rake_at_most_100"),
+            models.CheckConstraint(
+                condition=Q(tournament_id=None, tournament_table=None)
+                | Q(tournament_id__isnull=False, tournament_table__isnull=False, rake_bps=0),
+                name="table_tournament_numbered_no_rake",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament_id", "tournament_table"],
+                condition=Q(tournament_id__isnull=False),
+                name="table_tournament_number_unique",
+            ),
         ]
         permissions = [
             # The live staff view (``poker.full_view``): risk and admin (migration 0010).
@@ -95,6 +112,11 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.variant} {self.stakes_display})"
+
+    @property
+    def is_tournament(self) -> bool:
+        """A tournament's table: chips, not money; the level from the tournament."""
+        return self.tournament_id is not None
 
     @property
     def stakes_label(self) -> str:
@@ -145,7 +167,15 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     state = models.CharField(max_length=12, choices=State.choices, default=State.ACTIVE)
-    stake_account = models.ForeignKey("ledger.Account", on_delete=models.PROTECT, related_name="+")
+    #: A cash seat's stack: its ledger account (money). Null at a tournament table.
+    stake_account = models.ForeignKey(
+        "ledger.Account", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    #: A tournament seat's stack in tournament chips (not money). Null at a cash table.
+    chips = models.BigIntegerField(null=True, blank=True)
+    #: A tournament seat's tournament (its table's, copied): the database then refuses a
+    #: player a second seat in one tournament, whatever the table. Null at a cash table.
+    tournament_id = models.BigIntegerField(null=True, blank=True, editable=False)
     waiting_for_big_blind = models.BooleanField(default=False)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     #: Extra thinking time beyond the table's action time; spent when used, refilled
@@ -157,11 +187,30 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique"),
             models.UniqueConstraint(fields=["table", "player"], name="seat_one_per_player"),
+            models.UniqueConstraint(
+                fields=["tournament_id", "player"],
+                condition=Q(tournament_id__isnull=False),
+                name="seat_one_per_tournament",
+            ),
+            models.CheckConstraint(
+                condition=Q(stake_account__isnull=False, chips=None)
+                | Q(stake_account=None, chips__isnull=False, chips__gte=0),
+                name="seat_stake_or_chips",
+            ),
         ]
         ordering = ["table", "number"]
 
     def __str__(self) -> str:
         return f"seat {self.number} at table {self.table_id}"
+
+    @property
+    def stack(self) -> int:
+        """The seat's stack: its chips at a tournament table, else its stake account's
+        balance (as last read). The one place that says what a seat holds."""
+        if self.chips is not None:
+            return self.chips
+        assert self.stake_account is not None  # the seat_stake_or_chips constraint
+        return self.stake_account.balance
 
 
 class ClientSeed(models.Model):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import asdict
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -25,6 +26,7 @@ from handhistory.models import Hand, HandSummary, PlayerHandResult
 from handhistory.projections import summary_players
 from handhistory.readable import position_labels, readable_hand
 from handhistory.store import stream_events
+from poker import tournament_hooks
 from poker.engine.cards import format_cards
 from poker.engine.events import HoleCardsDealt, event_from_dict
 from poker.engine.privacy import cards_on_the_table, may_read_hand, on_the_wire, private_part
@@ -143,7 +145,7 @@ def _view(
             "user_id": seat.player_id,
             "username": seat.player.get_username(),
             "state": seat.state,
-            "stack": seat.stake_account.balance,
+            "stack": seat.stack,
             "bet": 0,
             "in_hand": False,
             "folded": False,
@@ -189,6 +191,7 @@ def _view(
         }
     return {
         "table": table_public(table),
+        **tournament_part(table),
         "version": table.version,
         "seats": seat_rows,
         "hand": hand_view,
@@ -198,6 +201,23 @@ def _view(
         # read (poker.fairness); it becomes that hand's HandStarted.deck_commitment.
         "next_deck_commitment": next_deck_commitment(table.next_server_seed),
         "you": you,
+    }
+
+
+def tournament_part(table: Table) -> dict[str, Any]:
+    """What a view says of the table's tournament: ``tournament`` (its id and this table's
+    number there) and ``level`` (the blinds and antes it plays now, from the tournament:
+    null while no director is registered); both null at a cash table."""
+    if not table.is_tournament:
+        return {"tournament": None, "level": None}
+    hooks = tournament_hooks.registered()
+    level = None
+    if hooks is not None:
+        assert table.tournament_id is not None
+        level = asdict(hooks.level_of(table.tournament_id))
+    return {
+        "tournament": {"id": table.tournament_id, "table_number": table.tournament_table},
+        "level": level,
     }
 
 

@@ -100,6 +100,37 @@ class PlayerToppedUp(TableEvent):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerSeatedWithChips(TableEvent):
+    """A tournament table: the tournament seated a player with its chips (not money)."""
+
+    seat: int
+    user_id: int
+    username: str
+    chips: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerMovedOut(TableEvent):
+    """A tournament table: the tournament took a player off with their chips (a move to
+    another table, a table broken)."""
+
+    seat: int
+    user_id: int
+    username: str
+    chips: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerBusted(TableEvent):
+    """A tournament table: the player had no chips left after ``hand`` and left the table."""
+
+    seat: int
+    user_id: int
+    username: str
+    hand: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class HandBegan(TableEvent):
     hand: int
     number: int
@@ -173,8 +204,9 @@ class UnreadableEvent(ValueError):
 TABLE_EVENT_TYPES: dict[str, type[TableEvent]] = {
     cls.__name__: cls
     for cls in (PlayerSat, PlayerLeaving, PlayerLeft, PlayerSatOut, PlayerSatIn,
-                PlayerToppedUp, HandBegan, TurnStarted, TurnTimedOut, HandFinished,
-                ChatPosted, TablePaused, TableResumed, TableClosed)
+                PlayerToppedUp, PlayerSeatedWithChips, PlayerMovedOut, PlayerBusted,
+                HandBegan, TurnStarted, TurnTimedOut, HandFinished, ChatPosted, TablePaused,
+                TableResumed, TableClosed)
 }  # fmt: skip
 
 

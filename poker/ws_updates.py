@@ -20,11 +20,14 @@ from core.cache import BoundedCache
 from poker.table_events import (
     ChatPosted,
     HandEvents,
+    PlayerBusted,
     PlayerLeaving,
     PlayerLeft,
+    PlayerMovedOut,
     PlayerSat,
     PlayerSatIn,
     PlayerSatOut,
+    PlayerSeatedWithChips,
     PlayerToppedUp,
     TurnStarted,
     TurnTimedOut,
@@ -119,6 +122,9 @@ class Watcher:
                     | PlayerSatOut(user_id=who)
                     | PlayerSatIn(user_id=who)
                     | PlayerToppedUp(user_id=who)
+                    | PlayerSeatedWithChips(user_id=who)
+                    | PlayerMovedOut(user_id=who)
+                    | PlayerBusted(user_id=who)
                     | TurnStarted(user_id=who)
                     | TurnTimedOut(user_id=who)
                 ) if who == self.user_id:

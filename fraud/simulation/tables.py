@@ -149,19 +149,13 @@ class TableRunner:
                     return self._send(table_leave, player)
                 continue
             self.leaving_since.pop(pid, None)
-            stack = (
-                state.stacks[index]
-                if state is not None and index is not None
-                else seat.stake_account.balance
-            )
+            stack = state.stacks[index] if state is not None and index is not None else seat.stack
             buy_in = player.style.buy_in_bb * BIG_BLIND
             if seat.state == Seat.State.ACTIVE and not busy and stack < SHORT * buy_in:
                 return self._send(table_sit_out, player)
             if seat.state == Seat.State.SITTING_OUT and index is None:
-                if seat.stake_account.balance < buy_in:
-                    return self._send(
-                        table_top_up, player, amount=buy_in - seat.stake_account.balance
-                    )
+                if seat.stack < buy_in:
+                    return self._send(table_top_up, player, amount=buy_in - seat.stack)
                 return self._send(table_sit_in, player)
         free = len(w.seats) < w.table.max_seats
         joining = sorted(

@@ -164,8 +164,30 @@ class HandViewSerializer(serializers.Serializer):  # type: ignore[type-arg]  # d
     )
 
 
+class TournamentOfTableSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
+    id = serializers.IntegerField()
+    table_number = serializers.IntegerField(help_text="This table's number in the tournament.")
+
+
+class LevelSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    big_blind_ante = serializers.BooleanField(
+        help_text="The big blind posts the ante for every player dealt in."
+    )
+
+
 class TableViewSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     table = TablePublicSerializer()
+    tournament = TournamentOfTableSerializer(
+        allow_null=True, help_text="The tournament this table belongs to; null at a cash table."
+    )
+    level = LevelSerializer(
+        allow_null=True,
+        help_text="A tournament table's blinds and antes now (its tournament's level); null "
+        "at a cash table. Stacks there are tournament chips, not money.",
+    )
     version = serializers.IntegerField()
     seats = SeatViewSerializer(many=True)
     hand = HandViewSerializer(allow_null=True)

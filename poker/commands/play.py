@@ -109,10 +109,12 @@ def _refusal_in_seats(ctx: Ctx, error: EngineError) -> TableError:
 
 def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
     """Enforces the shot clock: if the turn seen at ``expected_version`` is overdue, the
-    player checks when free, else folds; they are sat out after TIMEOUTS_BEFORE_SIT_OUT in
-    a row, or at once when disconnected (every socket they had at the table is gone,
-    ``poker.presence``: the turn gave them their time bank once). A stale version (someone acted meanwhile) or a turn not yet due does nothing,
-    so racing sweepers act exactly once."""
+    player checks when free, else folds; at a cash table they are sat out after
+    TIMEOUTS_BEFORE_SIT_OUT in a row, or at once when disconnected (every socket they had
+    at the table is gone, ``poker.presence``: the turn gave them their time bank once); at
+    a tournament table they stay in, folded at every turn their time runs out. A stale
+    version (someone acted meanwhile) or a turn not yet due does nothing, so racing
+    sweepers act exactly once."""
 
     def body(ctx: Ctx) -> dict[str, Any] | None:
         if ctx.table.version != expected_version:
@@ -134,7 +136,9 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
         seat.consecutive_timeouts += 1
         seat.time_bank_ms = 0
         reason = None
-        if presence_disconnected(table_id=ctx.table.pk, player_id=seat.player_id):
+        if ctx.table.is_tournament:
+            pass  # an absent tournament player stays in: dealt in, folded when time runs out
+        elif presence_disconnected(table_id=ctx.table.pk, player_id=seat.player_id):
             reason = "disconnected"  # their time bank is spent: nobody is there to play
         elif seat.consecutive_timeouts >= TIMEOUTS_BEFORE_SIT_OUT:
             reason = "timeouts"

@@ -31,6 +31,20 @@ from wallet.restrictions import restriction_barred_from_tables, restriction_chec
 log = logging.getLogger(__name__)
 
 
+def cash_only(ctx: Ctx, what: str) -> None:
+    """Refuses a cash-table command (sit, top up, leave, sit out/in, close) at a tournament
+    table: there a player is seated, moved and taken off by the tournament, and stays in
+    play until busted."""
+    if ctx.table.is_tournament:
+        raise TableError(
+            f"Table {ctx.table.pk} is table {ctx.table.tournament_table} of tournament "
+            f"{ctx.table.tournament_id}: {what} is for cash tables; the tournament seats, "
+            "moves and removes its players.",
+            code="tournament_table",
+            tournament=ctx.table.tournament_id,
+        )
+
+
 def table_create(
     *,
     name: str,
@@ -84,6 +98,14 @@ def table_create(
         big_blind_ante=big_blind_ante,
         button_blind=button_blind,
     )
+    return table_create_recorded(fields, key=key, player_id=player_id)
+
+
+def table_create_recorded(
+    fields: dict[str, Any], *, key: str | None, player_id: int | None
+) -> Table:
+    """Creates the table of ``fields`` (checked by the caller), once per ``key`` when
+    given (see ``table_create``)."""
     if key is None:
         with transaction.atomic(durable=True):
             return Table.objects.create(**fields)
@@ -129,6 +151,7 @@ def table_sit(
     staff member who saw every card of this table lately (403 ``watched_with_every_card``)."""
 
     def body(ctx: Ctx) -> dict[str, Any]:
+        cash_only(ctx, "sitting down with a buy-in")
         table = ctx.table
         if table.status != Table.Status.OPEN:
             raise TableError(f"Table {table.pk} is {table.status}.", code="table_not_open")
@@ -196,6 +219,7 @@ def table_leave(*, table_id: int, player_id: int, key: str, actor: Actor) -> dic
     when it is this player's turn)."""
 
     def body(ctx: Ctx) -> dict[str, Any]:
+        cash_only(ctx, "leaving with a cash-out")
         seat = seat_of(ctx, player_id)
         index = in_current_hand(ctx, player_id)
         if index is None:
@@ -235,7 +259,7 @@ def table_restriction_enforce(*, table_id: int, player_id: int) -> dict[str, Any
 
     def body(ctx: Ctx) -> dict[str, Any] | None:
         seat = ctx.seat_of_player(player_id)
-        if seat is None or in_current_hand(ctx, player_id) is not None:
+        if seat is None or ctx.table.is_tournament or in_current_hand(ctx, player_id) is not None:
             return None
         if player_id not in restriction_barred_from_tables(user_ids=[player_id]):
             return None
@@ -275,6 +299,7 @@ def table_sit_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> d
     """Stops being dealt in (keeps the seat); checks/folds automatically in a running hand."""
 
     def body(ctx: Ctx) -> dict[str, Any]:
+        cash_only(ctx, "sitting out")
         seat = seat_of(ctx, player_id)
         if seat.state != Seat.State.ACTIVE:
             raise TableError(f"Seat {seat.number} is {seat.state}.", code="not_active")
@@ -301,13 +326,14 @@ def table_sit_in(*, table_id: int, player_id: int, key: str, actor: Actor) -> di
     """Back in: dealt in at once when no hand runs, else when the big blind comes round."""
 
     def body(ctx: Ctx) -> dict[str, Any]:
+        cash_only(ctx, "sitting in")
         seat = seat_of(ctx, player_id)
         if seat.state != Seat.State.SITTING_OUT:
             raise TableError(
                 f"Seat {seat.number} is {seat.state}, not sitting out.", code="not_sitting_out"
             )
         restriction_check(user_id=player_id, action="play")
-        if seat.stake_account.balance == 0:
+        if seat.stack == 0:
             raise TableError(
                 f"Seat {seat.number} has no chips: top up (rebuy) first, then sit in.",
                 code="no_chips",
@@ -341,11 +367,12 @@ def table_top_up(
     adds at least what brings it to the minimum (``top_up_too_small``)."""
 
     def body(ctx: Ctx) -> dict[str, Any]:
+        cash_only(ctx, "topping up")
         value = check_amount(amount)
         seat = seat_of(ctx, player_id)
         if in_current_hand(ctx, player_id) is not None:
             raise TableError("You cannot add chips during a hand you are in.", code="in_hand")
-        stack = seat.stake_account.balance
+        stack = seat.stack
         if stack + value < ctx.table.min_buy_in:
             raise TableError(
                 f"Seat {seat.number} has {stack}, below the minimum buy-in {ctx.table.min_buy_in}: "

@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 
 from handhistory.store import Actor
 from poker.commands.runner import TableError, run_command
+from poker.commands.seating import cash_only
 from poker.dealer import cash_out, maybe_start_hand, progress
 from poker.models import Seat, Table
 from poker.table_events import TableClosed, TablePaused, TableResumed
@@ -102,6 +103,7 @@ def table_close(*, table_id: int, actor: Actor) -> dict[str, Any]:
     staff = _staff_member(actor)
 
     def body(ctx: Ctx) -> dict[str, Any]:
+        cash_only(ctx, "closing with a cash-out")
         table = ctx.table
         if table.status == Table.Status.CLOSED:
             raise TableError(f"Table {table.pk} is already closed.", code="table_closed")

@@ -43,7 +43,7 @@ TABLE_FIELDS = [
 #: What a command changes in a hand's row (the rest is fixed when the hand starts).
 HAND_FIELDS = ["actor_index", "turn_started_at", "deadline", "ended_at"]
 #: What a command changes in a seat's row (the rest is fixed when the player sits down).
-SEAT_FIELDS = ["state", "waiting_for_big_blind", "consecutive_timeouts", "time_bank_ms"]
+SEAT_FIELDS = ["state", "waiting_for_big_blind", "consecutive_timeouts", "time_bank_ms", "chips"]
 
 
 @dataclass(frozen=True)
@@ -157,10 +157,12 @@ class TableStore(ABC):
 
     def refresh_balances(self, seats: Sequence[Seat]) -> None:
         """Re-reads the stake balances of ``seats`` (after money moved in this transaction)."""
+        cash = [s for s in seats if s.stake_account is not None]
         balances = dict(
-            Account.objects.filter(pk__in=[s.stake_account_id for s in seats]).values_list(
+            Account.objects.filter(pk__in=[s.stake_account_id for s in cash]).values_list(
                 "pk", "balance"
             )
         )
-        for seat in seats:
+        for seat in cash:
+            assert seat.stake_account is not None
             seat.stake_account.balance = balances[seat.stake_account_id]

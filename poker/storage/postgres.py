@@ -82,10 +82,11 @@ hands AS (
 seats AS (
     UPDATE poker_seat AS s
     SET state = x.state, waiting_for_big_blind = x.waiting_for_big_blind,
-        consecutive_timeouts = x.consecutive_timeouts, time_bank_ms = x.time_bank_ms
+        consecutive_timeouts = x.consecutive_timeouts, time_bank_ms = x.time_bank_ms,
+        chips = x.chips
     FROM t, jsonb_to_recordset(%(seats)s::jsonb) AS x (
         id int8, state text, waiting_for_big_blind bool, consecutive_timeouts int2,
-        time_bank_ms int4)
+        time_bank_ms int4, chips int8)
     WHERE s.id = ANY(%(seat_ids)s::int8[]) AND s.id = x.id
 ),
 command AS (

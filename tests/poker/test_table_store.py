@@ -56,8 +56,10 @@ def _table():
                                 max_buy_in=20_000)  # fmt: skip
 
 
-def _seat(table, number):
+def _seat(table, number, chips=None):
     player = _player()
+    if chips is not None:  # a tournament seat: its stack is its row's
+        return Seat.objects.create(table=table, number=number, player=player, chips=chips)
     account = ledger_account_open(kind="seat_stake", currency="CHIPS",
                                   owner_ref=seat_ref(table_id=table.pk, player_id=player.pk))  # fmt: skip
     return Seat.objects.create(table=table, number=number, player=player, stake_account=account)
@@ -238,13 +240,14 @@ def test_insert_events_refuses_a_taken_sequence_number_and_keeps_none_of_the_bat
 
 def test_a_write_stores_every_row_of_the_command(store):
     table = _table()
-    seats = [_seat(table, 1), _seat(table, 2)]
+    seats = [_seat(table, 1), _seat(table, 2), _seat(table, 3, chips=500)]
     with transaction.atomic():
         hand = _hand(store, table)
     now = timezone.now()
     hand.actor_index, hand.turn_started_at, hand.deadline = 1, now, now + timedelta(30)
     seats[0].state, seats[0].waiting_for_big_blind = Seat.State.SITTING_OUT, True
     seats[0].consecutive_timeouts, seats[0].time_bank_ms = 2, 12_345
+    seats[2].chips = 1_250
     events = _events(table.stream) + _events(hand.stream, n=1)
     _next(table, button_seat=2, hands_played=1, current_hand=hand, status=Table.Status.PAUSED,
           next_hand_at=now, next_server_seed="ab" * 32)  # fmt: skip
@@ -252,7 +255,7 @@ def test_a_write_stores_every_row_of_the_command(store):
     record = Record(seats[1].player_id, "key-9", "act", "f" * 64, {"ok": True})
     before = timezone.now()
     with transaction.atomic():
-        assert store.write(table, events=events, hands=[hand], seats=[seats[0]],
+        assert store.write(table, events=events, hands=[hand], seats=[seats[0], seats[2]],
                            record=record, update=update) is True  # fmt: skip
     stored_table, hands, stored_seats, _, commands, updates = _snapshot(table)
     assert stored_table == {"version": 1, "button_seat": 2, "hands_played": 1,
@@ -262,9 +265,11 @@ def test_a_write_stores_every_row_of_the_command(store):
                       "deadline": hand.deadline, "ended_at": None}]  # fmt: skip
     assert stored_seats == [
         {"pk": seats[0].pk, "state": "sitting_out", "waiting_for_big_blind": True,
-         "consecutive_timeouts": 2, "time_bank_ms": 12_345},
+         "consecutive_timeouts": 2, "time_bank_ms": 12_345, "chips": None},
         {"pk": seats[1].pk, "state": "active", "waiting_for_big_blind": False,
-         "consecutive_timeouts": 0, "time_bank_ms": 30_000},
+         "consecutive_timeouts": 0, "time_bank_ms": 30_000, "chips": None},
+        {"pk": seats[2].pk, "state": "active", "waiting_for_big_blind": False,
+         "consecutive_timeouts": 0, "time_bank_ms": 30_000, "chips": 1_250},
     ]  # fmt: skip
     assert _stored(table.stream) + _stored(hand.stream) == [
         {k: row[k] for k in _EVENT_FIELDS} for row in events
@@ -338,7 +343,7 @@ def test_a_write_refused_by_a_taken_key_or_sequence_number_leaves_nothing(store)
 
 def test_load_reads_the_seats_the_running_hand_and_the_stream_heads(store):
     table = _table()
-    seats = [_seat(table, 2), _seat(table, 5)]
+    seats = [_seat(table, 2), _seat(table, 5), _seat(table, 7, chips=900)]
     with transaction.atomic():
         hand = _hand(store, table)
         store.write(_next(table, current_hand=hand), events=_events(table.stream, n=3),
@@ -350,8 +355,9 @@ def test_load_reads_the_seats_the_running_hand_and_the_stream_heads(store):
     with transaction.atomic():
         locked, _ = store.lock(table.pk, None, None)
         working = store.load(locked)
-    assert sorted(working.seats) == [2, 5]
-    assert working.seats[5].pk == seats[1].pk and working.seats[5].stake_account.balance == 0
+    assert sorted(working.seats) == [2, 5, 7]
+    assert working.seats[5].pk == seats[1].pk and working.seats[5].stack == 0
+    assert working.seats[7].stack == 900 and working.seats[7].stake_account is None
     assert working.hand.pk == hand.pk and working.hand.table is locked
     assert working.state == state
     assert working.heads == {table.stream: stream_head(table.stream),
