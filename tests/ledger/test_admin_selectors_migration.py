@@ -11,6 +11,7 @@ from ledger.models import Account
 from ledger.selectors import account_get, accounts_of_owner, transfers_of_accounts
 from ledger.services import ledger_post_transfers
 from tests.support.ledger import reload, transfer
+from wallet.amounts import money_format
 
 
 @pytest.fixture
@@ -23,12 +24,13 @@ def admin_client(client, django_user_model):
 def test_the_ledger_admin_shows_balances_and_refuses_edits(admin_client, account):
     a = account(1234)
     listing = admin_client.get("/admin/ledger/account/")
-    assert listing.status_code == 200 and b"1234" in listing.content
+    assert listing.status_code == 200 and money_format(1234, a.currency).encode() in listing.content
     assert admin_client.get("/admin/ledger/transfer/").status_code == 200
     assert admin_client.get("/admin/ledger/account/add/").status_code == 403
     assert admin_client.post(f"/admin/ledger/account/{a.pk}/delete/").status_code == 403
     detail = admin_client.get(f"/admin/ledger/account/{a.pk}/change/")
     assert detail.status_code == 200 and b'name="_save"' not in detail.content
+    assert money_format(1234, a.currency).encode() in detail.content
 
 
 def test_selectors_read_accounts_and_history_newest_first(account):

@@ -43,6 +43,23 @@ def test_ledger_admin_lists_balances_and_allows_no_edits(admin_client, player):
         assert admin_client.get(url).status_code == 200
 
 
+def test_the_ledger_admin_shows_amounts_in_the_currencys_units_in_lists_and_details(
+    admin_client, player
+):
+    from tests.support.poker import fund
+
+    cash = fund(player.user, 5_000, currency="EUR")  # on top of the €100.00 deposited
+    accounts = admin_client.get("/admin/ledger/account/?currency=EUR").content.decode()
+    assert "€150.00" in accounts and "15000" not in accounts
+    detail = admin_client.get(f"/admin/ledger/account/{cash.pk}/change/").content.decode()
+    assert "€150.00" in detail and "15000" not in detail
+    grant = Transfer.objects.filter(credit_account=cash).latest("created_at")
+    transfers = admin_client.get("/admin/ledger/transfer/?currency=EUR").content.decode()
+    assert "€50.00" in transfers
+    detail = admin_client.get(f"/admin/ledger/transfer/{grant.pk}/change/").content.decode()
+    assert "€50.00" in detail
+
+
 def test_the_withdrawal_admin_decides_nothing_in_bulk_and_links_each_review(admin_client, player):
     ids = [
         post(player, "/api/v1/wallet/withdrawals/", {"amount": 1_000, "currency": "EUR"}).json()[
