@@ -8,7 +8,15 @@ class CoreConfig(AppConfig):
     verbose_name = "Core"
 
     def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_save
+
         from core.converters import IdConverter
+        from core.signals import username_skeleton_keep
+
+        post_save.connect(
+            username_skeleton_keep, sender=get_user_model(), dispatch_uid="username_skeleton"
+        )
 
         # Before any URLconf is read (they load on the first request or reverse()).
         register_converter(IdConverter, "id")

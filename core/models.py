@@ -1,4 +1,5 @@
-"""Core's records: the stored responses of idempotent REST requests (``core.idempotency``)."""
+"""Core's records: the stored responses of idempotent REST requests (``core.idempotency``),
+and each account's username skeleton (``core.usernames``)."""
 
 from __future__ import annotations
 
@@ -29,3 +30,18 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.endpoint} {self.key}"
+
+
+class UsernameSkeleton(models.Model):
+    """What an account's name looks like (``core.usernames.username_skeleton``), unique:
+    two accounts never look alike. Written with the account (``core.signals``); accounts
+    that already looked alike when this table came were reported by its migration and the
+    later ones have no row (nobody renamed)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    skeleton = models.TextField(unique=True)
+
+    def __str__(self) -> str:
+        return self.skeleton
