@@ -85,6 +85,13 @@ def _failure_screenshots(pages):
             page.screenshot(path=str(ARTIFACTS / f"browser-failure-{i}.png"), full_page=True)
 
 
+def drawn(page):
+    """Returns once the page has drawn two frames since the call: whatever the last event
+    (a resize, a timer fired by the fake clock) queued is laid out and painted. A wait on
+    the page's state, not on the clock."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def _version(page):
     return int(page.get_by_test_id("table-root").get_attribute("data-version"))
 

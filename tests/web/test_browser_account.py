@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from poker.commands.seating import table_create, table_sit
+from tests.support import browser as harness
 from tests.support.browser import (
     ARTIFACTS,
     DESKTOP,
@@ -168,7 +169,7 @@ def test_a_new_player_signs_up_deposits_reloads_and_reads_the_history(monkeypatc
         expect(reminder).to_be_hidden()
         # Half an interval later: nothing; a whole one: the next reminder.
         page.clock.fast_forward(30 * 60 * 1000)
-        page.wait_for_timeout(500)
+        harness.drawn(page)
         expect(reminder).to_be_hidden()
         page.clock.fast_forward(30 * 60 * 1000)
         expect(reminder).to_be_visible()

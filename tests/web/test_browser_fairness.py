@@ -85,6 +85,8 @@ def test_fairness_js_verifies_deals_like_the_engine(table, player, monkeypatch):
         page = _open(browser, base, users[0], f"/fairness/?hand={shown}", errors)
         pages.append(page)
 
+        # The page's deferred scripts may still be loading on a busy machine.
+        page.wait_for_function("() => window.pokerDeckV1 !== undefined")
         documented = example()
         vectors = [*VECTORS, (bytes.fromhex(documented["server_seed"]), "NS",
                               json.loads(documented["client_seeds"]), 0)]  # fmt: skip

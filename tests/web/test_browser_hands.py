@@ -12,6 +12,7 @@ from handhistory.readable import readable_hand
 from poker.commands.seating import table_sit
 from poker.engine.privacy import seed_may_be_public
 from tests.poker import conftest as poker_fixtures
+from tests.support import browser as harness
 from tests.support.browser import (
     ARTIFACTS,
     DESKTOP,
@@ -131,7 +132,7 @@ def test_a_player_replays_a_hand_from_my_hands_step_by_step(table, player, monke
         page.screenshot(path=str(ARTIFACTS / "replayer-last-step.png"), full_page=True)
         # On a phone the replayer fits the screen's width.
         page.set_viewport_size({"width": 390, "height": 844})
-        page.wait_for_timeout(300)  # the chips are placed once the seats have their size
+        harness.drawn(page)  # the chips are placed once the seats have their size
         width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], f"the replayer is {width[0]} px wide on {width[1]} px"
         page.screenshot(path=str(ARTIFACTS / "replayer-390.png"), full_page=True)

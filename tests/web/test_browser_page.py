@@ -19,6 +19,7 @@ from poker.engine.cards import format_cards
 from poker.models import Seat, Table
 from poker.selectors import table_view
 from tests.poker import conftest as poker_fixtures
+from tests.support import browser as harness
 from tests.support.browser import ARTIFACTS, DESKTOP
 from tests.support.table_page import PHONES, _fold_first_hand, _seat_all, _session, _user_at
 
@@ -51,7 +52,7 @@ def _check_layout(page, hero_seat, name):
     from playwright.sync_api import expect
 
     expect(page.get_by_test_id(f"bet-{hero_seat}")).to_be_visible()
-    page.wait_for_timeout(300)  # the chips are placed once the seats have their size
+    harness.drawn(page)  # the chips are placed once the seats have their size
     width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"{name}: the page is {width[0]} px wide on a {width[1]} px screen"
     seats = _boxes(page, ".seat")
