@@ -270,3 +270,30 @@ def test_a_bounty_sit_and_go_is_not_started_and_nothing_moves(make_tournament, f
     assert records() == before
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.REGISTERING
     assert not Table.objects.filter(tournament_id=tournament.pk).exists()
+
+
+def test_the_rest_detail_of_a_running_sit_and_go_shows_the_level_tables_standings_and_you(
+    started, auth_client
+):
+    tournament, players, table = started
+
+    body = auth_client(players[0]).get(f"/api/v1/tournaments/{tournament.pk}/").json()
+
+    assert body["status"] == "running"
+    assert body["level"]["number"] == 1 and body["level"]["big_blind"] == 20
+    assert [t["id"] for t in body["tables"]] == [table.pk]
+    assert len(body["standings"]) == 6 and body["players_left"] == 6
+    assert body["you"]["table"] == table.pk and body["you"]["chips"] == 1_500
+
+
+def test_a_sit_and_go_larger_than_a_table_is_drawn_onto_tables_of_sizes_within_one(
+    make_tournament, funded, django_capture_on_commit_callbacks
+):
+    tournament = make_tournament(**FREEZEOUT, max_players=7, seats_per_table=4)
+    players = [funded() for _ in range(7)]
+    _fill(tournament, players, django_capture_on_commit_callbacks)
+
+    tables = Table.objects.filter(tournament_id=tournament.pk).order_by("tournament_table")
+    assert [Seat.objects.filter(table=t).count() for t in tables] == [4, 3]
+    assert all(t.current_hand_id is not None for t in tables)  # each dealt its first hand
+    assert _chips_in_play(tournament) == 7 * tournament.starting_stack
