@@ -28,6 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from handhistory.store import SYSTEM
+from ledger.models import AccountKind
 from ledger.posting import TransferRequest
 from ledger.services import ledger_post_transfers_in_transaction
 from poker.commands.tournament import (
@@ -44,6 +45,7 @@ from tournaments.rules.balance import seat_draw
 from tournaments.rules.payouts import (
     Bust,
     Placement,
+    PrizePool,
     places_from_busts,
     prize_amounts,
     prize_pool,
@@ -51,7 +53,7 @@ from tournaments.rules.payouts import (
 )
 from tournaments.selectors import projected_payouts, tournament_clock
 from tournaments.services import _append, _locked, tournament_accounts
-from wallet.services import derived_id, player_account
+from wallet.services import derived_id, house_account, player_account
 
 LIVE = Q(status=Entry.Status.REGISTERED)
 
@@ -82,16 +84,14 @@ def _full_sit_and_go(tournament: Tournament) -> bool:
 
 
 def _check_supported(tournament: Tournament) -> None:
-    """Bounties and a guarantee's overlay are not played yet: refused before anything
-    moves (the registrations stay paid; staff cancel with full refunds)."""
-    collected = tournament.max_players * (tournament.buy_in - tournament.bounty)
-    if tournament.bounty or tournament.guarantee > collected:
+    """Bounties are not played yet: refused before anything moves (the registrations stay
+    paid; staff cancel with full refunds)."""
+    if tournament.bounty:
         raise TournamentUnsupported(
-            f"Tournament {tournament.pk}: bounties and a guarantee above the buy-ins are not "
+            f"Tournament {tournament.pk}: bounties ({tournament.bounty} per entry) are not "
             "played yet; it does not start.",
             tournament=tournament.pk,
             bounty=tournament.bounty,
-            guarantee=tournament.guarantee,
         )
 
 
@@ -230,7 +230,7 @@ def hand_finished(
         _finish(tournament, winner, list(entries.values()), table_id)
 
 
-def _prizes(tournament: Tournament, entries: Sequence[Entry]) -> tuple[int, tuple[int, ...]]:
+def _prizes(tournament: Tournament, entries: Sequence[Entry]) -> tuple[PrizePool, tuple[int, ...]]:
     """(the pool, the prize of each paid place): the structure's percentages (as the
     detail shows them) or the room's default table."""
     pool = prize_pool(
@@ -239,15 +239,35 @@ def _prizes(tournament: Tournament, entries: Sequence[Entry]) -> tuple[int, tupl
         rebuys=0,
         add_ons=0,
         bounties=sum(e.bounty for e in entries),
-    ).amount
+    )
     if tournament.payouts:
-        return pool, tuple(projected_payouts(pool, tournament.payouts).values())
-    return pool, prize_amounts(pool=pool, entries=len(entries), percents=None)
+        return pool, tuple(projected_payouts(pool.amount, tournament.payouts).values())
+    return pool, prize_amounts(pool=pool.amount, entries=len(entries), percents=None)
+
+
+def _overlay(tournament: Tournament, overlay: int, pool_account_id: int) -> list[TransferRequest]:
+    """The house's part of a guarantee, paid into the pool from the house adjustments
+    account (the house account that may go negative: an expense of the house), once."""
+    if not overlay:
+        return []
+    house = house_account(kind=AccountKind.ADJUSTMENT, currency=tournament.currency)
+    return [
+        TransferRequest(
+            id=derived_id("tournament", tournament.pk, "overlay"),
+            debit_account_id=house.pk,
+            credit_account_id=pool_account_id,
+            amount=overlay,
+            currency=tournament.currency,
+            code="tournament_overlay",
+            reference=tournament.owner_ref,
+            metadata={"guarantee": tournament.guarantee},
+        )
+    ]
 
 
 def _finish(tournament: Tournament, winner: Entry, entries: Sequence[Entry], table_id: int) -> None:
-    """The winner takes place 1; every placed player is paid their prize from the pool
-    (transfer ids derived from (tournament, place, player): a retry never pays twice),
+    """The winner takes place 1; the house pays a guarantee's overlay into the pool; every
+    placed player is paid their prize from the pool (transfer ids derived from (tournament, place, player): a retry never pays twice),
     which leaves the pool at zero; the tournament is finished and, after the commit, the
     winner is moved off the last table, which is left empty."""
     winner.place = winner.last_place = 1
@@ -262,7 +282,7 @@ def _finish(tournament: Tournament, winner: Entry, entries: Sequence[Entry], tab
         ],
     )
     pool_account = tournament_accounts(tournament)["pool"]
-    transfers, events = [], []
+    transfers, events = _overlay(tournament, pool.overlay, pool_account.pk), []
     for entry in ranked:
         entry.prize = won.get(entry.player_id, 0)
         if not entry.prize:
@@ -294,7 +314,9 @@ def _finish(tournament: Tournament, winner: Entry, entries: Sequence[Entry], tab
     tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
     _append(
-        tournament, [*events, TournamentFinished(winner=winner.player_id, prize_pool=pool)], SYSTEM
+        tournament,
+        [*events, TournamentFinished(winner=winner.player_id, prize_pool=pool.amount)],
+        SYSTEM,
     )
     transaction.on_commit(
         lambda: table_move_out(

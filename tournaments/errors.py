@@ -35,7 +35,7 @@ class TournamentStarted(DomainError):
 
 
 class TournamentUnsupported(DomainError):
-    """A structure the director cannot play yet (a bounty, a guarantee overlay): it is not
-    started (staff cancel it with full refunds)."""
+    """A structure the director cannot play yet (a bounty): it is not started (staff
+    cancel it with full refunds)."""
 
     default_code = "tournament_unsupported"

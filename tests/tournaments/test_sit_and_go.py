@@ -25,6 +25,7 @@ from tournaments.errors import RegistrationClosed, TournamentStarted, Tournament
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import tournament_detail
 from tournaments.services import tournament_register, tournament_unregister
+from wallet.services import house_account
 
 pytestmark = pytest.mark.django_db
 
@@ -256,6 +257,32 @@ def test_a_full_sit_and_go_whose_start_never_ran_is_started_by_the_sweeper_once(
     assert Seat.objects.filter(tournament_id=tournament.pk).count() == 6
     types = [e.type for e in stream_events(tournament.stream)]
     assert types.count("TournamentStarted") == 1
+
+
+def test_the_house_pays_a_guarantees_overlay_into_the_pool_which_ends_at_zero(
+    make_tournament, funded, django_capture_on_commit_callbacks
+):
+    tournament = make_tournament(**FREEZEOUT, guarantee=10_000)  # 6 x 1,000 collected
+    players = [funded() for _ in range(6)]
+    _fill(tournament, players, django_capture_on_commit_callbacks)
+    (table,) = Table.objects.filter(tournament_id=tournament.pk)
+    house = house_account(kind=AccountKind.ADJUSTMENT, currency="EUR")
+    house_before = house.balance
+
+    for out in range(5):  # one bust a hand until one player is left
+        left = players[out + 1 :]
+        stacks = {players[out].pk: 0, **{p.pk: 9_000 // len(left) for p in left}}
+        with transaction.atomic():
+            hand_finished(table.pk, out + 1, stacks, [players[out].pk])
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    prizes = dict(Entry.objects.filter(tournament=tournament).values_list("place", "prize"))
+    assert prizes == {1: 7_000, 2: 3_000, 3: 0, 4: 0, 5: 0, 6: 0}
+    house.refresh_from_db()
+    assert house_before - house.balance == 4_000
+    assert tournament_balances(tournament)[AccountKind.TOURNAMENT_POOL] == 0
+    assert ledger_audit().ok
 
 
 def test_a_bounty_sit_and_go_is_not_started_and_nothing_moves(make_tournament, funded):
