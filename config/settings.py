@@ -510,6 +510,8 @@ CELERY_BEAT_SCHEDULE["poker-prune-update-log"] = {
     "schedule": 600.0,
 }
 CELERY_BEAT_SCHEDULE["poker-prune-presence"] = {"task": "poker.prune_presence", "schedule": 3600.0}
+# Full sit-and-gos whose start (run after the registration's commit) never ran or was cut short.
+CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {"task": "tournaments.start_due", "schedule": 30.0}
 
 # --- Wallet / ledger ----------------------------------------------------------------
 

@@ -11,3 +11,12 @@ class TournamentsConfig(AppConfig):
 
         # The event store checks that every event of a tournament stream is one we read.
         stream_reader_register("tournament-", tournament_event_problem)
+
+        from poker import tournament_hooks
+        from tournaments.director import hand_finished, level_of, tournament_start
+        from tournaments.services import tournament_full_register
+
+        # The tournament tables read the level and report each hand's end here.
+        tournament_hooks.register(level_of=level_of, hand_finished=hand_finished)
+        # A sit-and-go starts once the registration that fills it commits.
+        tournament_full_register(lambda pk: tournament_start(tournament_id=pk))

@@ -3,8 +3,8 @@
 Frozen, keyword-only dataclasses, one per type (the class name is the stored ``type``),
 written by :func:`tournaments.services` only, hash-chained by the store like table
 streams and checked by ``verify_event_store`` through :func:`tournament_event_problem`.
-Play (started, level started, break, table opened, moved, busted, prize paid...) adds
-its events with the tables.
+Play adds the director's events (``tournaments.director``): started (the seat draw),
+busted (with the places), prize paid, finished.
 """
 
 from __future__ import annotations
@@ -85,9 +85,55 @@ class TournamentCancelled(TournamentEvent):
     refunded: int
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TournamentStarted(TournamentEvent):
+    """The seat draw: per table its number, its poker table id and seat -> user id (the
+    seats as text, as JSON keys are), every player with ``starting_stack``."""
+
+    tables: list[dict[str, Any]]
+    starting_stack: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerBusted(TournamentEvent):
+    """Out in ``hand`` at ``place`` (``place`` to ``last_place`` when sharing them with
+    players busting with an equal starting stack in the same hand)."""
+
+    user_id: int
+    place: int
+    last_place: int
+    hand: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PrizePaid(TournamentEvent):
+    """``amount`` from the prize pool to the player's cash for ``place``."""
+
+    user_id: int
+    place: int
+    amount: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TournamentFinished(TournamentEvent):
+    """One player left: the winner (place 1); ``prize_pool`` paid out whole."""
+
+    winner: int
+    prize_pool: int
+
+
 EVENT_TYPES: dict[str, type[TournamentEvent]] = {
     cls.__name__: cls
-    for cls in (TournamentCreated, PlayerRegistered, PlayerUnregistered, TournamentCancelled)
+    for cls in (
+        TournamentCreated,
+        PlayerRegistered,
+        PlayerUnregistered,
+        TournamentCancelled,
+        TournamentStarted,
+        PlayerBusted,
+        PrizePaid,
+        TournamentFinished,
+    )
 }
 
 

@@ -52,6 +52,13 @@ class Tournament(models.Model):
     action_seconds = models.PositiveSmallIntegerField(default=30)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERING)
     cancel_reason = models.TextField(blank=True, default="")
+    # Play (the director, tournaments.director): when it started, the hands its tables
+    # have finished (the clock of levels counted in hands), the seat draw (per table: its
+    # number, its poker table id and seat -> player), and when it finished.
+    started_at = models.DateTimeField(null=True, blank=True)
+    hands_played = models.PositiveIntegerField(default=0)
+    draw = models.JSONField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
     # The staff request that created it: a retried create finds the first.
     created_key = models.UUIDField(unique=True)
     created_by = models.ForeignKey(
@@ -107,6 +114,13 @@ class Entry(models.Model):
     buy_in = models.BigIntegerField()
     fee = models.BigIntegerField()
     bounty = models.BigIntegerField()
+    # In play: the chips after the player's last hand (the starting stack of their next
+    # hand), their places (first to last: a range when busting with an equal stack as
+    # others in one hand) and the prize paid, null until known.
+    chips = models.BigIntegerField(null=True, blank=True)
+    place = models.PositiveIntegerField(null=True, blank=True)
+    last_place = models.PositiveIntegerField(null=True, blank=True)
+    prize = models.BigIntegerField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,8 +1,9 @@
 """Reads of tournaments: the lobby and one tournament as the API shows them.
 
-What needs play (tables, levels, places, prizes) says what is true before the start:
-no tables, no level, every registered player with the starting stack. The prize pool is
-what the ledger's pool account holds, or the guarantee when that is more.
+Before the start: no tables, no level, every registered player with the starting stack;
+in play: the level by the tournament's clock, its tables' seats, the standings with the
+places and prizes. The prize pool is what the ledger's pool account holds, or the
+guarantee when that is more (after the finish: paid out, zero).
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from ledger.models import Account, AccountKind
+from poker.models import Seat
 from tournaments.models import Entry, Tournament
+from tournaments.rules.structure import Clock, level_at, structure_from_data
 
 LIVE = Q(entries__status=Entry.Status.REGISTERED)
 
@@ -95,15 +99,72 @@ def tournament_rows(tournaments: Iterable[Tournament]) -> list[dict[str, Any]]:
     ]
 
 
+def tournament_clock(tournament: Tournament) -> Clock:
+    """Where the tournament's one clock stands (level 1 before the start): from its start
+    time, its structure and the hands its tables have finished."""
+    structure = structure_from_data({"levels": tournament.levels, "breaks": tournament.breaks})
+    now = timezone.now()
+    return level_at(
+        structure,
+        started_at=tournament.started_at or now,
+        now=now,
+        hands_played=tournament.hands_played,
+    )
+
+
+def _level(tournament: Tournament) -> dict[str, Any] | None:
+    """The running tournament's level by its one clock (null before the start and after
+    the end)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    clock = tournament_clock(tournament)
+    return {
+        "number": clock.number,
+        "small_blind": clock.level.small_blind,
+        "big_blind": clock.level.big_blind,
+        "ante": clock.level.ante,
+        "ends_at": clock.ends_at,
+        "hands_left": clock.hands_left,
+    }
+
+
+def _tables(tournament: Tournament) -> tuple[list[dict[str, Any]], dict[int, Seat]]:
+    """The tournament's tables with their seats, and each seated player's seat."""
+    seats = list(
+        Seat.objects.filter(tournament_id=tournament.pk)
+        .select_related("player")
+        .order_by("table_id", "number")
+    )
+    tables: dict[int, list[dict[str, Any]]] = {}
+    for seat in seats:
+        tables.setdefault(seat.table_id, []).append(
+            {"seat": seat.number, "username": seat.player.get_username(), "stack": seat.chips}
+        )
+    return [{"id": pk, "seats": rows} for pk, rows in tables.items()], {
+        s.player_id: s for s in seats
+    }
+
+
+def _chips(tournament: Tournament, entry: Entry) -> int:
+    return tournament.starting_stack if entry.chips is None else entry.chips
+
+
 def tournament_detail(*, tournament: Tournament, viewer_id: int | None) -> dict[str, Any]:
-    """The tournament page's data; ``you`` is the viewer's place in it, or None."""
+    """The tournament page's data; ``you`` is the viewer's place in it, or None. Standings:
+    the players in play by chips (most first), then the placed by place; chips are as of
+    each player's last hand end."""
     (row,) = tournament_rows(tournament_lobby().filter(pk=tournament.pk))
     live = list(
         Entry.objects.filter(tournament=tournament, status=Entry.Status.REGISTERED)
         .select_related("player")
         .order_by("id")
     )
+    standings = sorted(
+        live, key=lambda e: (e.place is not None, e.place or 0, -_chips(tournament, e), e.pk)
+    )
+    tables, seat_of = _tables(tournament)
     mine = next((e for e in live if e.player_id == viewer_id), None)
+    seat = seat_of.get(mine.player_id) if mine is not None else None
     return {
         **row,
         "seats_per_table": tournament.seats_per_table,
@@ -116,26 +177,26 @@ def tournament_detail(*, tournament: Tournament, viewer_id: int | None) -> dict[
         "payout_percentages": tournament.payouts,
         "action_seconds": tournament.action_seconds,
         "cancel_reason": tournament.cancel_reason,
-        "players_left": len(live),
+        "players_left": sum(1 for e in live if e.place is None),
         "payouts": projected_payouts(row["prize_pool"], tournament.payouts),
-        "level": None,
-        "tables": [],
+        "level": _level(tournament),
+        "tables": tables,
         "standings": [
             {
                 "username": e.player.get_username(),
-                "chips": tournament.starting_stack,
-                "place": None,
-                "prize": None,
+                "chips": _chips(tournament, e),
+                "place": e.place,
+                "prize": e.prize,
             }
-            for e in live
+            for e in standings
         ],
         "you": None
         if mine is None
         else {
-            "table": None,
-            "seat": None,
-            "chips": tournament.starting_stack,
-            "place": None,
-            "prize": None,
+            "table": None if seat is None else seat.table_id,
+            "seat": None if seat is None else seat.number,
+            "chips": _chips(tournament, mine),
+            "place": mine.place,
+            "prize": mine.prize,
         },
     }

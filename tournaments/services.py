@@ -16,7 +16,7 @@ writes, the entry rows and the tournament stream's events commit together or not
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -285,7 +285,25 @@ def tournament_register(
             bounty=entry.bounty,
         )
         _append(tournament, [registered], actor)
+        full = live.count() >= tournament.max_players
+        if tournament.kind == Tournament.Kind.SIT_AND_GO and full and _when_full is not None:
+            # Full: the start runs after this commit, in its own transactions (the table
+            # commands'); a start that fails is logged and the sweeper retries it.
+            start = _when_full
+            transaction.on_commit(lambda: start(tournament.pk), robust=True)
         return entry
+
+
+#: Called with the tournament's id after the commit of the registration that fills a
+#: sit-and-go: the director's start (``tournaments.director`` builds on these services, so
+#: it registers itself at ``ready()`` rather than being imported here).
+_when_full: Callable[[int], object] | None = None
+
+
+def tournament_full_register(callback: Callable[[int], object]) -> None:
+    """Registers what starts a sit-and-go once the registration that fills it commits."""
+    global _when_full
+    _when_full = callback
 
 
 def _cannot_afford(tournament: Tournament, refused: InsufficientFunds) -> InsufficientFunds:

@@ -59,9 +59,7 @@ def actor_for(user):
 def play_random_hands(t, users, hands, rng):
     """Drives random legal actions through the table service until ``hands`` more hands
     have ended (or nobody can play). Returns the number of actions taken."""
-    from poker.commands.play import table_act
     from poker.models import Table
-    from poker.selectors import table_view
 
     by_id = {u.pk: u for u in users}
     start = Table.objects.get(pk=t.pk).hands_played
@@ -71,19 +69,29 @@ def play_random_hands(t, users, hands, rng):
         finished = table.hands_played - (1 if table.current_hand_id else 0)
         if finished - start >= hands or table.current_hand_id is None:
             return actions
-        view = table_view(table_id=t.pk, viewer_id=None)
-        actor_seat = view["hand"]["actor_seat"]
-        actor_id = next(s["user_id"] for s in view["seats"] if s["seat"] == actor_seat)
-        mine = table_view(table_id=t.pk, viewer_id=actor_id)["you"]["legal_actions"]
-        choice = rng.choice(mine["actions"])
-        amount = None
-        if choice in ("bet", "raise"):
-            amount = rng.choice(
-                [mine["min_to"], mine["max_to"], (mine["min_to"] + mine["max_to"]) // 2]
-            )
-        table_act(table_id=t.pk, player_id=actor_id, action=choice, amount=amount, key=key(),
-                  actor=actor_for(by_id[actor_id]))  # fmt: skip
+        act_randomly(t.pk, by_id, rng)
         actions += 1
+
+
+def act_randomly(table_id, by_id, rng):
+    """The player to act at ``table_id`` (one of ``by_id``: id -> user) takes a random
+    legal action through the table service (a bet or raise to the minimum, the maximum or
+    half-way)."""
+    from poker.commands.play import table_act
+    from poker.selectors import table_view
+
+    view = table_view(table_id=table_id, viewer_id=None)
+    actor_seat = view["hand"]["actor_seat"]
+    actor_id = next(s["user_id"] for s in view["seats"] if s["seat"] == actor_seat)
+    mine = table_view(table_id=table_id, viewer_id=actor_id)["you"]["legal_actions"]
+    choice = rng.choice(mine["actions"])
+    amount = None
+    if choice in ("bet", "raise"):
+        amount = rng.choice(
+            [mine["min_to"], mine["max_to"], (mine["min_to"] + mine["max_to"]) // 2]
+        )
+    table_act(table_id=table_id, player_id=actor_id, action=choice, amount=amount, key=key(),
+              actor=actor_for(by_id[actor_id]))  # fmt: skip
 
 
 def play_hands_with_rebuys(t, users, buy_ins, hands, rng):
