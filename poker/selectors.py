@@ -63,9 +63,11 @@ def table_public(table: Table) -> dict[str, Any]:
 
 
 def lobby() -> list[dict[str, Any]]:
-    """Every table that is not closed, with seats taken and the average pot."""
+    """Every cash table that is not closed, with seats taken and the average pot (a
+    tournament's tables are reached from its tournament: nobody sits at them from here)."""
     tables = (
         Table.objects.exclude(status=Table.Status.CLOSED)
+        .filter(tournament_id__isnull=True)
         .annotate(seats_taken=Count("seats"))
         .order_by("pk")
     )

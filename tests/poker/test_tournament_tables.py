@@ -406,3 +406,11 @@ def test_the_rest_edge_refuses_a_buy_in_at_a_tournament_table_with_its_code(
     assert response.status_code == 422
     assert response.json()["code"] == "tournament_table"
     assert _counts() == before
+
+
+def test_the_cash_lobby_lists_cash_tables_only(director, table, api_client):
+    cash, tournament = table(), _t_table()
+    listed = {t["id"] for t in api_client.get("/api/v1/tables/").json()}
+    assert cash.pk in listed and tournament.pk not in listed
+    page = api_client.get("/").content.decode()
+    assert f"/tables/{cash.pk}/" in page and f"/tables/{tournament.pk}/" not in page
