@@ -373,25 +373,7 @@ class KycStatusAdmin(DurableServiceAdmin):
 class AccountAdmin(ReadOnly):
     balance_shown = staticmethod(money_column("balance"))
     held_shown = staticmethod(money_column("held"))
-    list_display = (
-        "id",
-        "kind",
-        "owner_ref",
-        "currency",
-        "balance_shown",
-        "held_shown",
-        "available_shown",
-        "must_not_overdraw",
-        "closed",
-        "version",
-    )
-    list_filter = ("kind", "currency", "closed")
-    search_fields = ("owner_ref",)
-
-    @admin.display(description="available")
-    def available_shown(self, obj: Account) -> str:
-        return money_format(obj.available, obj.currency)
-
+    #: The detail shows what the list does, but the id (in its title).
     fields = readonly_fields = (
         "kind",
         "owner_ref",
@@ -403,6 +385,13 @@ class AccountAdmin(ReadOnly):
         "closed",
         "version",
     )
+    list_display = ("id", *fields)
+    list_filter = ("kind", "currency", "closed")
+    search_fields = ("owner_ref",)
+
+    @admin.display(description="available")
+    def available_shown(self, obj: Account) -> str:
+        return money_format(obj.available, obj.currency)
 
 
 @admin.register(Transfer)
