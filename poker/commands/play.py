@@ -107,6 +107,18 @@ def _refusal_in_seats(ctx: Ctx, error: EngineError) -> TableError:
     return TableError(error.render(name, hand=f"hand {hand.pk}, "), code=error.code, **extra)
 
 
+def _sit_out_reason(ctx: Ctx, seat: Seat) -> str | None:
+    """Why a player whose time ran out is sat out, or None. An absent tournament player
+    never is: dealt in every hand, folded when their time runs out."""
+    if ctx.table.is_tournament:
+        return None
+    if presence_disconnected(table_id=ctx.table.pk, player_id=seat.player_id):
+        return "disconnected"  # their time bank is spent: nobody is there to play
+    if seat.consecutive_timeouts >= TIMEOUTS_BEFORE_SIT_OUT:
+        return "timeouts"
+    return None
+
+
 def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
     """Enforces the shot clock: if the turn seen at ``expected_version`` is overdue, the
     player checks when free, else folds; at a cash table they are sat out after
@@ -135,13 +147,7 @@ def table_timeout(*, table_id: int, expected_version: int) -> dict[str, Any]:
         ctx.state, events = act(state, index, action, None)
         seat.consecutive_timeouts += 1
         seat.time_bank_ms = 0
-        reason = None
-        if ctx.table.is_tournament:
-            pass  # an absent tournament player stays in: dealt in, folded when time runs out
-        elif presence_disconnected(table_id=ctx.table.pk, player_id=seat.player_id):
-            reason = "disconnected"  # their time bank is spent: nobody is there to play
-        elif seat.consecutive_timeouts >= TIMEOUTS_BEFORE_SIT_OUT:
-            reason = "timeouts"
+        reason = _sit_out_reason(ctx, seat)
         sat_out = reason is not None
         if sat_out:
             seat.state = Seat.State.SITTING_OUT
