@@ -14,6 +14,7 @@ be clean on that database.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +26,9 @@ from tests.core.live_api import LiveApi, running_api
 pytestmark = [pytest.mark.slow]
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
-MAX_EXAMPLES = 15  # per operation and phase: the whole test stays within a few minutes
+#: Examples per operation and phase: a few in every run (each check still sees every
+#: operation), many in the deep run (``make test-deep``, ``HYPOTHESIS_PROFILE=deep``).
+MAX_EXAMPLES = 25 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 3
 SEED = 20261124  # reproducible: a failure here fails the same way again
 
 # Made before the run, so the fuzzer reaches the core of every operation instead of a 404
