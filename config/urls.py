@@ -52,5 +52,6 @@ urlpatterns = [
     path("signup/", web_account.signup, name="web-signup"),
     path("account/", include("wallet.web_account_urls")),
     # The web pages (lobby, login, live table) and their static files.
+    path("", include("tournaments.web.urls")),
     path("", include("poker.web.urls")),
 ]

@@ -20,3 +20,9 @@ class TournamentsConfig(AppConfig):
         tournament_hooks.register(level_of=level_of, hand_finished=hand_finished)
         # A sit-and-go starts once the registration that fills it commits.
         tournament_full_register(lambda pk: tournament_start(tournament_id=pk))
+
+        from core.management.commands.seed_demo import SEED_STEPS
+        from tournaments.seed import seed_demo_tournaments
+
+        if seed_demo_tournaments not in SEED_STEPS:
+            SEED_STEPS.append(seed_demo_tournaments)

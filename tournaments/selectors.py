@@ -24,10 +24,16 @@ LIVE = Q(entries__status=Entry.Status.REGISTERED)
 
 
 def tournament_lobby(
-    *, status: str | None = None, variant: str | None = None, currency: str | None = None
+    *,
+    status: str | None = None,
+    variant: str | None = None,
+    currency: str | None = None,
+    kind: str | None = None,
 ) -> QuerySet[Tournament]:
     """Tournaments, newest first, with their live entries counted (``live``)."""
     rows = Tournament.objects.annotate(live=Count("entries", filter=LIVE)).order_by("-id")
+    if kind is not None:
+        rows = rows.filter(kind=kind)
     if status is not None:
         rows = rows.filter(status=status)
     if variant is not None:
@@ -35,6 +41,11 @@ def tournament_lobby(
     if currency is not None:
         rows = rows.filter(currency=currency)
     return rows
+
+
+def lobby_currencies() -> list[str]:
+    """The currencies tournaments are played in (the lobby's filter)."""
+    return sorted(set(Tournament.objects.values_list("currency", flat=True)))
 
 
 def _pools(tournaments: Iterable[Tournament]) -> dict[str, int]:

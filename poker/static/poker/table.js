@@ -488,8 +488,10 @@
       select.value = options.some((o) => o.value === current) ? current : "";
     }
     renderTopUp(me);
+    // A tournament seat is left by busting or by being moved: no leave, no top-up.
+    const tournament = Boolean(S.view.tournament);
     const leave = byTestId("leave");
-    if (leave) leave.hidden = !seated || (me && me.state === "leaving");
+    if (leave) leave.hidden = tournament || !seated || (me && me.state === "leaving");
     const sitOut = byTestId("sit-out");
     if (sitOut) sitOut.hidden = !seated || me.state !== "active";
     const sitIn = byTestId("sit-in");
@@ -504,7 +506,7 @@
     const table = S.view.table;
     const room = me ? table.max_buy_in - me.stack : 0;
     const inHand = Boolean(me && S.view.hand && me.in_hand);
-    form.hidden = !me || me.state === "leaving" || inHand || room <= 0 || table.status === "closed";
+    form.hidden = Boolean(S.view.tournament) || !me || me.state === "leaving" || inHand || room <= 0 || table.status === "closed";
     if (form.hidden) return;
     const busted = me.stack === 0;
     form.classList.toggle("busted", busted);
