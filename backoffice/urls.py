@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from backoffice import dashboard, otp_views, report_views, withdrawal_views
+from backoffice import dashboard, otp_views, report_views, tournament_views, withdrawal_views
 
 app_name = "backoffice"
 
@@ -20,6 +20,8 @@ urlpatterns: list[URLPattern] = [
     path("reports/payments/", report_views.payments_report, name="report-payments"),
     path("players/<id:user_id>/", report_views.player_profile_page, name="player"),
     path("hands/<id:hand_id>/", report_views.hand_page, name="hand"),
+    path("tournaments/", tournament_views.tournaments_page, name="tournaments"),
+    path("tournaments/<id:tournament_id>/", tournament_views.tournament_page, name="tournament"),
     path("withdrawals/", withdrawal_views.withdrawals_page, name="withdrawals"),
     path("withdrawals/<uuid:withdrawal_id>/", withdrawal_views.withdrawal_page, name="withdrawal"),
 ]

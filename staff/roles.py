@@ -30,7 +30,7 @@ from rest_framework.permissions import BasePermission
 from core.errors import Forbidden
 
 #: ``view_*`` of these apps (and of ``auth.user``): what support reads.
-SUPPORT_VIEW_APPS = ("core", "ledger", "wallet", "poker", "handhistory", "staff")
+SUPPORT_VIEW_APPS = ("core", "ledger", "wallet", "poker", "handhistory", "staff", "tournaments")
 
 #: Extra permissions per role, as ``app_label.codename``, on top of support's.
 FINANCE_PERMISSIONS = (

@@ -9,10 +9,13 @@ that. What happened is the tournament's stream in the event store (``tournament-
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
 from poker.models import Variant
+from tournaments.rules.errors import StructureError
+from tournaments.rules.structure import structure_from_data
 
 
 class Tournament(models.Model):
@@ -138,3 +141,29 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"entry {self.tournament_id}/{self.player_id}#{self.number}"
+
+
+class StructureTemplate(models.Model):
+    """A blind structure staff start tournaments from: the three the app ships (turbo,
+    regular, deep: ``tournaments/rules/data``, loaded by a migration) and any staff add or
+    edit in the admin. ``clean`` holds it to the structure's rules
+    (``tournaments.rules.structure``); a tournament copies the levels it was made with,
+    so editing a template never changes a tournament."""
+
+    name = models.CharField(max_length=60, unique=True)
+    description = models.CharField(max_length=200, blank=True, default="")
+    levels = models.JSONField()
+    breaks = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        try:
+            structure_from_data({"levels": self.levels, "breaks": self.breaks})
+        except StructureError as error:
+            raise ValidationError({"levels": f"{error.code}: {error.message}"}) from None
