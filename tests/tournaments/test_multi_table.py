@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from core.errors import Forbidden
 from handhistory.store import SYSTEM, stream_events
+from handhistory.verification import verify_stream
 from ledger.models import AccountKind
 from poker import tournament_hooks
 from poker.commands.play import table_act
@@ -250,6 +251,7 @@ def test_a_scheduled_tournament_with_too_few_players_is_cancelled_with_full_refu
     assert set(Entry.objects.filter(tournament=tournament).values_list("status", flat=True)) == {
         Entry.Status.REFUNDED
     }
+    assert verify_stream(stream_events(tournament.stream)) == []
     (cancelled,) = _payloads(tournament, "TournamentCancelled")
     assert cancelled == {
         "reason": "too few players: 3 registered, 4 needed",
@@ -336,7 +338,9 @@ def test_a_move_cut_short_by_a_crash_is_finished_by_the_sweeper_once(
     monkeypatch.setattr(director, "table_seat_tournament_player", seat)
 
     assert tournaments_resume() == 1
-    tournaments_resume()
+    before = records(), Seat.objects.count()
+    tournaments_resume()  # once made, nothing is made twice
+    assert (records(), Seat.objects.count()) == before
 
     tournament.refresh_from_db()
     assert tournament.moves == []
