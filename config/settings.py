@@ -510,8 +510,10 @@ CELERY_BEAT_SCHEDULE["poker-prune-update-log"] = {
     "schedule": 600.0,
 }
 CELERY_BEAT_SCHEDULE["poker-prune-presence"] = {"task": "poker.prune_presence", "schedule": 3600.0}
-# Full sit-and-gos whose start (run after the registration's commit) never ran or was cut short.
+# Tournaments due whose start never ran or was cut short (a sit-and-go starts after the
+# filling registration's commit, a scheduled one here); the moves a crash left unmade.
 CELERY_BEAT_SCHEDULE["tournaments-start-due"] = {"task": "tournaments.start_due", "schedule": 30.0}
+CELERY_BEAT_SCHEDULE["tournaments-resume"] = {"task": "tournaments.resume", "schedule": 30.0}
 
 # --- Wallet / ledger ----------------------------------------------------------------
 

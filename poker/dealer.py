@@ -168,7 +168,7 @@ def maybe_start_hand(ctx: Ctx) -> None:
             return
         table.next_hand_at = None
     lineup = _hand_lineup(table, ctx.seats())
-    if lineup is None:
+    if lineup is None or not _tournament_may_deal(table):
         return
     button, players = lineup
     n = len(players)
@@ -219,6 +219,15 @@ def maybe_start_hand(ctx: Ctx) -> None:
     ctx.state = state
     append_engine(ctx, events, SYSTEM)
     progress(ctx)
+
+
+def _tournament_may_deal(table: Table) -> bool:
+    """A cash table always may; a tournament table when its tournament lets it (it may
+    hold a table to balance the field or play hand-for-hand: ``poker.tournament_hooks``)."""
+    if not table.is_tournament:
+        return True
+    assert table.tournament_id is not None
+    return tournament_hooks.hooks(table.pk).may_deal(table.tournament_id, table.pk)
 
 
 def auto_decision(state: HandState, player: int) -> tuple[str, None]:

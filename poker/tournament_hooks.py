@@ -8,6 +8,10 @@ never imported from here).
 - ``hand_finished(table_id, hand_id, stacks_by_player, busted_player_ids)``: called at
   the end of each hand of a tournament table, inside the command's transaction (so the
   director may balance the tables and place the busted in the same commit).
+- ``may_deal(tournament_id, table_id) -> bool`` (optional: without it every table may):
+  asked, under the table's lock, before a tournament table deals a hand; False holds the
+  table (waiting to be balanced, hand-for-hand, a player moving), and the director deals
+  it again (``table_deal``) once it may.
 
 Without a registration a tournament table refuses to deal (``tournament_hooks_missing``):
 it never falls back to the row's cash blinds.
@@ -34,12 +38,18 @@ class Level:
 
 LevelOf = Callable[[int], Level]
 HandFinished = Callable[[int, int, Mapping[int, int], Sequence[int]], None]
+MayDeal = Callable[[int, int], bool]
+
+
+def _always(tournament_id: int, table_id: int) -> bool:
+    return True
 
 
 @dataclass(frozen=True, slots=True)
 class Hooks:
     level_of: LevelOf
     hand_finished: HandFinished
+    may_deal: MayDeal = _always
 
 
 class TournamentHooksMissing(Conflict):
@@ -49,11 +59,13 @@ class TournamentHooksMissing(Conflict):
 _hooks: Hooks | None = None
 
 
-def register(*, level_of: LevelOf, hand_finished: HandFinished) -> Hooks | None:
+def register(
+    *, level_of: LevelOf, hand_finished: HandFinished, may_deal: MayDeal = _always
+) -> Hooks | None:
     """Registers the tournament's side; returns the registration it replaces (tests put
     it back with :func:`restore`)."""
     global _hooks
-    previous, _hooks = _hooks, Hooks(level_of=level_of, hand_finished=hand_finished)
+    previous, _hooks = _hooks, Hooks(level_of, hand_finished, may_deal)
     return previous
 
 

@@ -13,11 +13,12 @@ class TournamentsConfig(AppConfig):
         stream_reader_register("tournament-", tournament_event_problem)
 
         from poker import tournament_hooks
-        from tournaments.director import hand_finished, level_of, tournament_start
+        from tournaments.director import hand_finished, level_of, may_deal, tournament_start
         from tournaments.services import tournament_full_register
 
-        # The tournament tables read the level and report each hand's end here.
-        tournament_hooks.register(level_of=level_of, hand_finished=hand_finished)
+        # The tournament tables read the level, report each hand's end and ask before
+        # dealing here.
+        tournament_hooks.register(level_of=level_of, hand_finished=hand_finished, may_deal=may_deal)
         # A sit-and-go starts once the registration that fills it commits.
         tournament_full_register(lambda pk: tournament_start(tournament_id=pk))
 

@@ -4,7 +4,8 @@ Frozen, keyword-only dataclasses, one per type (the class name is the stored ``t
 written by :func:`tournaments.services` only, hash-chained by the store like table
 streams and checked by ``verify_event_store`` through :func:`tournament_event_problem`.
 Play adds the director's events (``tournaments.director``): started (the seat draw),
-busted (with the places), prize paid, finished.
+busted (with the places), player moved, table broken, final table formed, prize paid,
+finished.
 """
 
 from __future__ import annotations
@@ -77,10 +78,11 @@ class PlayerUnregistered(TournamentEvent):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TournamentCancelled(TournamentEvent):
-    """By staff before the start: every live entry refunded in full."""
+    """By staff before the start, or at a scheduled start with too few players
+    (``staff_id`` null): every live entry refunded in full."""
 
     reason: str
-    staff_id: int
+    staff_id: int | None
     refunded_entries: int
     refunded: int
 
@@ -103,6 +105,38 @@ class PlayerBusted(TournamentEvent):
     place: int
     last_place: int
     hand: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerMoved(TournamentEvent):
+    """Balancing, a table broken or the final table's draw: the player goes from seat
+    ``from_seat`` of table ``from_table`` to seat ``to_seat`` of ``to_table`` (poker
+    table ids), with their chips. ``hand``: the hand whose end planned it (null when
+    planned once earlier moves were made)."""
+
+    user_id: int
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    hand: int | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TableBroken(TournamentEvent):
+    """The table closes: its players are moved to the others (``PlayerMoved``)."""
+
+    table: int
+    hand: int | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FinalTableFormed(TournamentEvent):
+    """The players left fit on ``table``: every other table broken into it, every seat
+    drawn anew."""
+
+    table: int
+    hand: int | None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -131,6 +165,9 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         TournamentCancelled,
         TournamentStarted,
         PlayerBusted,
+        PlayerMoved,
+        TableBroken,
+        FinalTableFormed,
         PrizePaid,
         TournamentFinished,
     )

@@ -62,6 +62,19 @@ class Tournament(models.Model):
     hands_played = models.PositiveIntegerField(default=0)
     draw = models.JSONField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Multi-table play (the director's balancing): the draw is seated (a start cut short
+    # is finished by the sweeper until then); the poker ids of the tables broken; the
+    # moves planned and not yet made ({key, player, from, to, seat}: a crash leaves them
+    # here for the sweeper), and how many moves were ever planned (their keys' numbers);
+    # the tables held from dealing (waiting to be balanced, or done with their
+    # hand-for-hand hand); the hand-for-hand round on the bubble, null off it ({finished:
+    # table ids, busts: [{player, stack, hand}]}: the busts are placed together at its end).
+    seated = models.BooleanField(default=False)
+    broken = models.JSONField(default=list)
+    moves = models.JSONField(default=list)
+    moves_planned = models.PositiveIntegerField(default=0)
+    waiting = models.JSONField(default=list)
+    hand_for_hand = models.JSONField(null=True, blank=True)
     # The staff request that created it: a retried create finds the first.
     created_key = models.UUIDField(unique=True)
     created_by = models.ForeignKey(

@@ -375,28 +375,36 @@ def tournament_cancel(
         raise InvalidRequest("A cancellation needs a reason.", code="reason_required")
     with transaction.atomic(durable=True):
         tournament = _locked(tournament_id)
-        now = timezone.now()
-        _not_started(tournament, now, "cancelling with full refunds")
-        live = Entry.objects.filter(tournament=tournament, status=Entry.Status.REGISTERED)
-        refunds = [
-            _refund(tournament, entry, status=Entry.Status.REFUNDED, now=now)
-            for entry in live.order_by("id")
-        ]
-        tournament.status = Tournament.Status.CANCELLED
-        tournament.cancel_reason = reason
-        tournament.save(update_fields=["status", "cancel_reason"])
-        cancelled = TournamentCancelled(
-            reason=reason,
-            staff_id=staff_user.pk,
-            refunded_entries=len(refunds),
-            refunded=sum(refunds),
-        )
-        _append(tournament, [cancelled], actor)
+        _not_started(tournament, timezone.now(), "cancelling with full refunds")
+        refunded = _cancel_refunding(tournament, reason=reason, staff_id=staff_user.pk, actor=actor)
         staff_log_record(
             actor=staff_user,
             action="tournament.cancel",
             target=tournament.owner_ref,
             reason=reason,
-            data={"refunded_entries": len(refunds)},
+            data={"refunded_entries": refunded},
         )
         return tournament
+
+
+def _cancel_refunding(
+    tournament: Tournament, *, reason: str, staff_id: int | None, actor: Actor
+) -> int:
+    """In the caller's transaction, holding the tournament's lock: every live entry's
+    buy-in, bounty and fee refunded, the tournament cancelled (``TournamentCancelled``;
+    ``staff_id`` None when the director cancels a scheduled start with too few players).
+    Returns how many entries were refunded."""
+    now = timezone.now()
+    live = Entry.objects.filter(tournament=tournament, status=Entry.Status.REGISTERED)
+    refunds = [
+        _refund(tournament, entry, status=Entry.Status.REFUNDED, now=now)
+        for entry in live.order_by("id")
+    ]
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.cancel_reason = reason
+    tournament.save(update_fields=["status", "cancel_reason"])
+    cancelled = TournamentCancelled(
+        reason=reason, staff_id=staff_id, refunded_entries=len(refunds), refunded=sum(refunds)
+    )
+    _append(tournament, [cancelled], actor)
+    return len(refunds)

@@ -234,3 +234,26 @@ def table_move_out(*, table_id: int, player_id: int, key: str, actor: Actor) -> 
         actor=actor,
         body=body,
     )
+
+
+def table_deal(*, table_id: int, actor: Actor) -> dict[str, Any]:
+    """Deals the next hand at a tournament table that has none running: the director
+    wakes a table it held (``tournament_hooks.may_deal``) once it may deal. Does nothing
+    (``noop``) while a hand runs or the pause after the last one lasts, when fewer than
+    two can play, or while the tournament still holds the table."""
+
+    def body(ctx: Ctx) -> dict[str, Any] | None:
+        _tournament_table(ctx)
+        played = ctx.table.hands_played
+        maybe_start_hand(ctx)
+        return {"dealt": True} if ctx.table.hands_played > played else None
+
+    return run_command(
+        table_id=table_id,
+        player_id=None,
+        key=None,
+        command="t_deal",
+        request={},
+        actor=actor,
+        body=body,
+    )

@@ -25,6 +25,7 @@ from poker.commands.seating import (
 )
 from poker.commands.staff import table_close
 from poker.commands.tournament import (
+    table_deal,
     table_move_out,
     table_seat_tournament_player,
     tournament_table_create,
@@ -47,6 +48,8 @@ class FakeDirector:
     def __init__(self):
         self.level = Level(small_blind=50, big_blind=100)
         self.finished = []
+        self.held = set()  # the tables it holds from dealing
+        self.asked = []
 
     def level_of(self, tournament_id):
         return self.level
@@ -54,11 +57,17 @@ class FakeDirector:
     def hand_finished(self, table_id, hand_id, stacks, busted):
         self.finished.append((table_id, hand_id, dict(stacks), list(busted)))
 
+    def may_deal(self, tournament_id, table_id):
+        self.asked.append((tournament_id, table_id))
+        return table_id not in self.held
+
 
 @pytest.fixture
 def director():
     fake = FakeDirector()
-    previous = tournament_hooks.register(level_of=fake.level_of, hand_finished=fake.hand_finished)
+    previous = tournament_hooks.register(
+        level_of=fake.level_of, hand_finished=fake.hand_finished, may_deal=fake.may_deal
+    )
     yield fake
     tournament_hooks.restore(previous)
 
@@ -323,6 +332,7 @@ def test_the_director_commands_run_only_at_tournament_tables(director, player, t
     for command in (
         lambda: _seat(cash, a, 1, 1_000),
         lambda: table_move_out(table_id=cash.pk, player_id=a.pk, key=key(), actor=DIRECTOR),
+        lambda: table_deal(table_id=cash.pk, actor=DIRECTOR),
     ):
         with pytest.raises(TableError) as refused:
             command()
@@ -342,6 +352,35 @@ def test_a_player_moves_out_with_their_chips_but_not_during_their_hand(director,
     assert (out["seat"], out["chips"]) == (3, 700)
     assert not Seat.objects.filter(table=t, player=c).exists()
     assert Event.objects.filter(stream=t.stream, type="PlayerMovedOut", payload__chips=700).exists()
+
+
+def test_a_table_its_tournament_holds_deals_no_hand_until_the_director_deals_it(director, player):
+    t = _t_table(tournament_id=11)
+    a, b, c = player(), player(), player()
+    director.held.add(t.pk)
+    _seat_all(t, [a, b], 1_000)  # the last seat would deal: the tournament holds the table
+    assert Table.objects.get(pk=t.pk).current_hand_id is None
+    assert director.asked == [(11, t.pk)]
+    counts = _counts()
+
+    assert table_deal(table_id=t.pk, actor=DIRECTOR)["noop"] is True
+    assert _counts() == counts
+
+    director.held.clear()
+    assert table_deal(table_id=t.pk, actor=DIRECTOR)["dealt"] is True
+    hand = Table.objects.get(pk=t.pk).current_hand_id
+    assert hand is not None
+    # A hand running: nothing to deal, and a player seated meanwhile waits for the next.
+    _seat(t, c, 3, 1_000)
+    assert table_deal(table_id=t.pk, actor=DIRECTOR)["noop"] is True
+    assert Table.objects.get(pk=t.pk).current_hand_id == hand
+
+
+def test_the_dealer_asks_the_tournament_only_when_a_hand_could_start(director, player):
+    t = _t_table(tournament_id=12)
+    _seat(t, player(), 1, 1_000)  # one player: no hand, nothing to ask
+
+    assert director.asked == []
 
 
 def test_a_director_command_runs_once_per_key(director, player):

@@ -19,7 +19,14 @@ from ledger.audit import ledger_audit
 from ledger.models import AccountKind
 from poker.models import Seat, Table
 from tests.support.poker import act_randomly
-from tests.support.tournaments import cash, records, tournament_balances
+from tests.support.tournaments import (
+    HAND_LEVELS,
+    assert_places,
+    assert_prizes,
+    cash,
+    records,
+    tournament_balances,
+)
 from tournaments.director import hand_finished, tournament_start, tournaments_start_due
 from tournaments.errors import RegistrationClosed, TournamentStarted, TournamentUnsupported
 from tournaments.models import Entry, Tournament
@@ -28,15 +35,6 @@ from tournaments.services import tournament_register, tournament_unregister
 from wallet.services import house_account
 
 pytestmark = pytest.mark.django_db
-
-#: Levels of three hands: the blinds rise while the bots play.
-HAND_LEVELS = [
-    {"small_blind": 10, "big_blind": 20, "ante": 0, "hands": 3},
-    {"small_blind": 20, "big_blind": 40, "ante": 0, "hands": 3},
-    {"small_blind": 40, "big_blind": 80, "ante": 10, "hands": 3},
-    {"small_blind": 100, "big_blind": 200, "ante": 25, "hands": 3},
-    {"small_blind": 200, "big_blind": 400, "ante": 50, "hands": 3},
-]
 
 FREEZEOUT = {"bounty": 0, "levels": HAND_LEVELS, "payouts": ["70", "30"]}
 
@@ -74,22 +72,6 @@ def _act_once(tournament, by_id, rng):
     return True
 
 
-def _expected_prizes(entries, prizes):
-    """Place p wins prizes[p - 1]; sharers of places split them evenly (the odd units
-    each to one of them), as the structure says."""
-    by_range = {}
-    for e in entries:
-        by_range.setdefault((e.place, e.last_place), []).append(e)
-    expected = {}
-    for (first, last), group in by_range.items():
-        total = sum(prizes.get(p, 0) for p in range(first, last + 1))
-        each = total // len(group)
-        for e in group:
-            expected[e.player_id] = each
-        assert sum(e.prize for e in group) == total
-    return expected
-
-
 def test_a_six_player_sit_and_go_is_played_to_one_winner_who_is_paid_the_structure(
     started, django_capture_on_commit_callbacks
 ):
@@ -119,18 +101,10 @@ def test_a_six_player_sit_and_go_is_played_to_one_winner_who_is_paid_the_structu
 
     assert tournament.status == Tournament.Status.FINISHED
     entries = list(Entry.objects.filter(tournament=tournament))
-    # Places 1..6 each once (players busting together with equal stacks share a range).
-    ranges = [(e.place, e.last_place) for e in entries]
-    assert all(ranges.count(r) == r[1] - r[0] + 1 for r in ranges)
-    assert sorted(p for first, last in set(ranges) for p in range(first, last + 1)) == list(
-        range(1, 7)
-    )
-    assert ranges.count((1, 1)) == 1  # one winner
+    assert_places(entries, 6)
     pool = 6 * tournament.buy_in
     assert sum(e.prize for e in entries) == pool
-    assert {e.player_id: e.prize for e in entries} == _expected_prizes(
-        entries, {1: pool * 70 // 100, 2: pool * 30 // 100}
-    )
+    assert_prizes(entries, {1: pool * 70 // 100, 2: pool * 30 // 100})
     for e in entries:
         assert cash(e.player) == 10_000 - tournament.buy_in - tournament.fee + e.prize
     assert tournament_balances(tournament) == {
