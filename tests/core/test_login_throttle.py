@@ -25,10 +25,15 @@ def _address() -> str:
     return f"10.{random.randrange(256)}.{random.randrange(256)}.{next(_octets) % 250 + 1}"
 
 
+#: A window no run outlasts, however busy the machine: the failures a test makes all fall
+#: in it (the test of the window's end sets a short one and waits for the state).
+WINDOW_S = 120
+
+
 @pytest.fixture(autouse=True)
 def _fast(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.LOGIN_THROTTLE_WINDOW_S = 2
+    settings.LOGIN_THROTTLE_WINDOW_S = WINDOW_S
 
 
 def _api(username: str, password: str, address: str) -> Any:
@@ -51,7 +56,7 @@ def _assert_throttled(response: Any) -> None:
     body = response.json()
     assert body["code"] == "throttled", body
     wait = body["extra"]["retry_after_s"]
-    assert 1 <= wait <= 2, body
+    assert 1 <= wait <= WINDOW_S, body
     assert response["Retry-After"] == str(wait)
 
 
@@ -83,13 +88,20 @@ def test_the_address_is_throttled_for_any_account(make_user, settings):
 
 
 def test_logins_work_again_after_the_window(make_user, settings):
+    settings.LOGIN_THROTTLE_WINDOW_S = 5
     user = make_user(password=PASSWORD)
     address = _address()
+    began = time.monotonic()
     for _ in range(settings.LOGIN_THROTTLE_ACCOUNT_ATTEMPTS):
         _api(user.username, "wrong", address)
-    _assert_throttled(_api(user.username, PASSWORD, address))
-    time.sleep(settings.LOGIN_THROTTLE_WINDOW_S + 0.1)
-    assert _api(user.username, PASSWORD, address).status_code == 200
+    throttled = _api(user.username, PASSWORD, address)
+    assert throttled.status_code == 429 or time.monotonic() - began > 5, throttled.content
+    # The window ends: the right password logs in again (waiting for it, not for a time).
+    deadline = time.monotonic() + 60
+    while (answer := _api(user.username, PASSWORD, address)).status_code == 429:
+        assert time.monotonic() < deadline, "the throttle never ended"
+        time.sleep(0.5)
+    assert answer.status_code == 200
 
 
 def test_the_web_login_is_throttled_with_a_readable_message(make_user, settings):
@@ -99,7 +111,7 @@ def test_the_web_login_is_throttled_with_a_readable_message(make_user, settings)
         assert _web(user.username, "wrong", address).status_code in (200, 429)
     response = _web(user.username, PASSWORD, address)
     assert response.status_code == 429
-    assert response["Retry-After"] in ("1", "2")
+    assert 1 <= int(response["Retry-After"]) <= WINDOW_S
     page = response.content.decode()
     assert 'data-testid="login-throttled"' in page
     assert "Too many login attempts" in page
