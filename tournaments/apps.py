@@ -22,8 +22,12 @@ class TournamentsConfig(AppConfig):
         # A sit-and-go starts once the registration that fills it commits.
         tournament_full_register(lambda pk: tournament_start(tournament_id=pk))
 
+        from django.db.models.signals import post_migrate
+
         from core.management.commands.seed_demo import SEED_STEPS
-        from tournaments.seed import seed_demo_tournaments
+        from tournaments.seed import seed_demo_tournaments, ship_structure_templates
+
+        post_migrate.connect(ship_structure_templates, sender=self)
 
         if seed_demo_tournaments not in SEED_STEPS:
             SEED_STEPS.append(seed_demo_tournaments)

@@ -1,15 +1,50 @@
-"""Demo seed step: a play-money sit-and-go open for registration (one is created whenever
-none is open, so the demo always has one to join)."""
+"""What the app ships: the blind structure templates (turbo, regular, deep), made after
+every migration while there are none; and the demo seed step, a play-money sit-and-go
+open for registration (one is created whenever none is open, so the demo always has one
+to join)."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
+from django.apps import apps as global_apps
 from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS
 
 from tournaments.models import Tournament
+from tournaments.rules.structure import DATA, TEMPLATES
 from tournaments.services import tournament_create
+
+DESCRIPTIONS = {
+    "turbo": "Five-minute levels: a tournament of about an hour and a half.",
+    "regular": "The room's standard structure.",
+    "deep": "Long levels and deep play, for a long tournament.",
+}
+
+
+def ship_structure_templates(
+    *, apps: Any = global_apps, using: str = DEFAULT_DB_ALIAS, **kwargs: Any
+) -> None:
+    """``post_migrate``: the shipped templates, when no template exists (staff may edit or
+    delete them after; a flush of the database brings them back). Nothing on a database
+    migrated to before the templates."""
+    try:
+        template = apps.get_model("tournaments", "StructureTemplate")
+    except LookupError:
+        return
+    if template.objects.using(using).exists():
+        return
+    for name in TEMPLATES:
+        data = json.loads((DATA / f"{name}.json").read_text())
+        template.objects.using(using).create(
+            name=name,
+            description=DESCRIPTIONS[name],
+            levels=data["levels"],
+            breaks=data.get("breaks", []),
+        )
+
 
 DEMO_SIT_AND_GO: dict[str, Any] = {
     "name": "Demo sit & go (4 players)",

@@ -9,8 +9,8 @@ and with hundreds of such tests the largest single cost of the suite.
 ``post_migrate`` fills (:data:`REBUILT_TABLES`) when the test left them exactly as they
 were before it (the same rows: a fingerprint of their contents). When it cannot (a test
 changed a role's permissions, say), Django's flush runs as before. Either way the next
-test starts from the same database: empty, with the content types, permissions and roles
-``post_migrate`` makes.
+test starts from the same database: empty, with the content types, permissions, roles and
+tournament structure templates ``post_migrate`` makes.
 """
 
 from __future__ import annotations
@@ -21,8 +21,15 @@ from django.core.management import call_command
 from django.db import connections
 from django.test import TransactionTestCase
 
-#: The tables ``post_migrate`` fills after a flush.
-REBUILT_TABLES = ("django_content_type", "auth_permission", "auth_group", "auth_group_permissions")
+#: The tables ``post_migrate`` fills after a flush (the staff roles, the shipped structure
+#: templates of tournaments).
+REBUILT_TABLES = (
+    "django_content_type",
+    "auth_permission",
+    "auth_group",
+    "auth_group_permissions",
+    "tournaments_structuretemplate",
+)
 
 #: Per database alias: the fingerprint of REBUILT_TABLES as the tests may find them.
 _expected: dict[str, list[tuple[str, str]]] = {}

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 
 from tests.support.tournaments import cash, records
 from tournaments.models import StructureTemplate, Tournament
+from tournaments.seed import ship_structure_templates
 from tournaments.services import tournament_register
 
 pytestmark = pytest.mark.django_db
@@ -117,3 +118,16 @@ def test_staff_cancel_with_a_reason_and_every_entry_is_refunded(
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED
     assert tournament.cancel_reason == "Server move" and cash(player) == before
+
+
+def test_the_shipped_templates_are_made_when_none_exists_and_a_deleted_one_stays_deleted():
+    StructureTemplate.objects.all().delete()
+    ship_structure_templates()
+    assert StructureTemplate.objects.count() == 3
+
+    StructureTemplate.objects.filter(name="deep").delete()
+    ship_structure_templates()
+    assert sorted(StructureTemplate.objects.values_list("name", flat=True)) == [
+        "regular",
+        "turbo",
+    ]
