@@ -19,7 +19,7 @@ from pokerkit import HandHistory
 from handhistory.exports import FORMATS
 from handhistory.exports.records import Viewer, hand_records
 from handhistory.models import Hand
-from tests.support.emptying import empty_after_module
+from tests.support.emptying import module_data
 from tests.support.exports import export
 from tests.support.handhistory import pokerkit_stacks, settled
 from tests.support.ohh import assert_rereads_as_played, load, valid
@@ -33,11 +33,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(scope="module")
 def finished(django_db_setup: None, django_db_blocker: Any) -> Any:
     """A six-player sit-and-go played to its winner: (tournament, players, its hand ids)."""
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), module_data():
         tournament, players = played_sit_and_go()
         hands = Hand.objects.filter(table__tournament_id=tournament.pk).order_by("pk")
         yield tournament, players, list(hands.values_list("pk", flat=True))
-        empty_after_module()
 
 
 def ots_valid(document: dict[str, Any]) -> dict[str, Any]:
