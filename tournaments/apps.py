@@ -31,3 +31,9 @@ class TournamentsConfig(AppConfig):
 
         if seed_demo_tournaments not in SEED_STEPS:
             SEED_STEPS.append(seed_demo_tournaments)
+
+        from handhistory.exports.tournaments import tournament_facts_register
+        from tournaments.summaries import tournament_hand_facts
+
+        # The hand-history exports print each tournament hand's tournament.
+        tournament_facts_register(tournament_hand_facts)

@@ -34,6 +34,12 @@ class TournamentStarted(DomainError):
     default_code = "tournament_started"
 
 
+class TournamentNotFinished(Conflict):
+    """What exists only once the tournament has finished (its summary) was asked before."""
+
+    default_code = "tournament_not_finished"
+
+
 class TournamentUnsupported(DomainError):
     """A structure the director cannot play yet (a bounty): it is not started (staff
     cancel it with full refunds)."""

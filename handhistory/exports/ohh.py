@@ -19,12 +19,16 @@ Conventions of the specification that differ from our events:
 * Hole cards appear only where the viewer may see them (``HandRecord.seen_by``): their own
   as ``Dealt Cards`` (staff: everyone's), others' only in the ``Showdown`` round when
   shown. Unknown cards are absent, not placeholders. There is no field for the deck seed.
+
+A tournament hand is ``"tournament": true`` with its ``tournament_info``
+(:func:`tournament_info`); its amounts, blinds and stacks are tournament chips (whole
+numbers), the blinds and ante those of the level it was dealt at.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +36,7 @@ import orjson
 
 from handhistory.exports.phh import VENUE
 from handhistory.exports.records import HandRecord, Viewer
+from handhistory.exports.tournaments import TournamentFacts
 from poker.engine.cards import format_card
 from poker.engine.config import blind_seats
 from poker.engine.events import (
@@ -64,7 +69,7 @@ STREETS = ("Preflop", "Flop", "Turn", "River")
 Amount = Callable[[int], int | float]
 
 
-def _amount(currency: str) -> Amount:
+def amount_writer(currency: str) -> Amount:
     """How amounts of ``currency`` (integer minor units) are written.
 
     ``minor / 100`` is the binary double nearest to the exact decimal, and JSON writers
@@ -108,7 +113,9 @@ def hand_object(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
     events = record.seen_by(viewer)
     start = record.started
     n = len(record.seats)
-    money = _amount(record.currency)
+    # Tournament chips are not money: whole chips, whatever the table's currency.
+    currency = "CHIPS" if record.tournament else record.currency
+    money = amount_writer(currency)
     hero = record.player_index(viewer)
     # OHH player ids: 0, 1, ... in seat order, as in the specification's examples.
     order = sorted(range(n), key=record.seats.__getitem__)
@@ -219,20 +226,23 @@ def hand_object(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
             }
         )
     blinds = start.blinds_or_straddles
-    when = record.started_at.astimezone(UTC)
     out: dict[str, Any] = {
         "spec_version": SPEC_VERSION,
         "site_name": VENUE,
         "network_name": VENUE,
         "internal_version": INTERNAL_VERSION,
-        "tournament": False,
+        "tournament": record.tournament is not None,
+    }
+    if record.tournament is not None:
+        out["tournament_info"] = tournament_info(record.tournament.facts)
+    out |= {
         "game_number": str(record.hand_id),
-        "start_date_utc": f"{when:%Y-%m-%dT%H:%M:%S}Z",
+        "start_date_utc": utc(record.started_at),
         "table_name": record.table_name,
         "game_type": GAME_TYPES[start.variant],
         "bet_limit": {"bet_type": BET_TYPES[start.variant], "bet_cap": money(0)},
         "table_size": record.max_seats,
-        "currency": record.currency,
+        "currency": currency,
         "dealer_seat": record.button_seat,
         "small_blind_amount": money(blinds[0]),
         "big_blind_amount": money(blinds[1]),
@@ -254,6 +264,56 @@ def hand_object(record: HandRecord, viewer: Viewer) -> dict[str, Any]:
     if hero is not None:
         out["hero_player_id"] = pid[hero]
     return out
+
+
+def utc(when: datetime) -> str:
+    """A time as the specification writes it: UTC, to the second, ``Z``."""
+    return f"{when.astimezone(UTC):%Y-%m-%dT%H:%M:%S}Z"
+
+
+#: The specification names speeds but gives them no times: ours, by the minutes a level
+#: lasts (at least that many minutes: that speed), slowest first.
+SPEEDS = (
+    (10, "Normal"),
+    (7, "Semi-Turbo"),
+    (5, "Turbo"),
+    (3, "Super-Turbo"),
+    (2, "Hyper-Turbo"),
+    (0, "Ultra-Turbo"),
+)
+
+
+def speed(facts: TournamentFacts) -> dict[str, Any]:
+    """The specification's speed object: the named speed of the level's length and the
+    length in seconds. Levels counted in hands have no length: ``Normal``, 0 seconds."""
+    minutes = facts.level_minutes
+    if minutes is None:
+        return {"type": "Normal", "round_time": 0}
+    name = next(name for least, name in SPEEDS if minutes >= least)
+    return {"type": name, "round_time": minutes * 60}
+
+
+def tournament_info(facts: TournamentFacts) -> dict[str, Any]:
+    """The tournament info object. ``buyin_amount`` is the part of the buy-in that goes
+    to the prize pool, ``bounty_fee_amount`` the bounty and ``fee_amount`` the fee (a
+    player paid their sum), in units of the tournament's currency; ``type`` is ``STT``
+    for a tournament of one table, ``MTT`` for more; ``flags`` ``SNG`` for a sit-and-go,
+    ``Bounty`` with a bounty."""
+    money = amount_writer(facts.currency)
+    flags = [flag for flag, on in (("SNG", facts.sit_and_go), ("Bounty", facts.bounty)) if on]
+    return {
+        "tournament_number": str(facts.tournament_id),
+        "name": facts.name,
+        "start_date_utc": utc(facts.started_at),
+        "currency": facts.currency,
+        "buyin_amount": money(facts.prize_buy_in),
+        "fee_amount": money(facts.fee),
+        "bounty_fee_amount": money(facts.bounty),
+        "initial_stack": facts.starting_stack,
+        "type": "MTT" if facts.multi_table else "STT",
+        "flags": flags,
+        "speed": speed(facts),
+    }
 
 
 def hand_ohh(record: HandRecord, viewer: Viewer) -> str:

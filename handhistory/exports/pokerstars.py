@@ -6,6 +6,12 @@ units (minor units / 100, trailing zeros dropped, no thousands separators) with 
 play chips (``CHIPS``) are written as whole chips without a symbol. ``raises X to Y``: X is
 the increment over the street's highest bet, Y the new street total. Only the viewer's own
 hole cards get a ``Dealt to`` line (staff: everyone's); folded cards never appear.
+
+A tournament hand has PokerStars' tournament header: ``Tournament #<id>, <buy-in> <game> -
+Level <roman> (<small>/<big>)``, the buy-in as the prize part, the bounty (when there is
+one) and the fee, each with the currency's symbol, then its code (``€8+€2+€1 EUR``;
+``Freeroll`` when nothing is paid; play chips bare, without a code); the table is
+``'<tournament id> <table number>'``; every amount is in tournament chips, bare.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from itertools import combinations
 from zoneinfo import ZoneInfo
 
 from handhistory.exports.records import HandRecord, Viewer
+from handhistory.exports.tournaments import TournamentFacts
 from poker.engine.cards import card_rank, format_card
 from poker.engine.config import blind_seats
 from poker.engine.evaluator import evaluate, evaluate_short_deck
@@ -28,6 +35,7 @@ from poker.engine.events import (
     BoardDealt,
     CardsMucked,
     CardsShown,
+    HandStarted,
     HoleCardsDealt,
     PlayerCalled,
     PlayerChecked,
@@ -203,15 +211,73 @@ def _pot_name(pot: int, pot_count: int) -> str:
     return "main pot" if pot == 0 else f"side pot-{pot}"
 
 
-def _stakes(record: HandRecord, money: Money) -> str:
-    start = record.started
+def _blinds(start: HandStarted, money: Money) -> str:
     if start.variant == "FT":
-        text = f"{money(start.small_bet)}/{money(start.big_bet)}"
-    else:
-        blinds = sorted(b for b in start.blinds_or_straddles if b)
-        small = blinds[0] if len(blinds) > 1 else 0
-        text = f"{money(small)}/{money(start.min_bet)}"
-    return text if record.currency == "CHIPS" else f"{text} {record.currency}"
+        return f"{money(start.small_bet)}/{money(start.big_bet)}"
+    blinds = sorted(b for b in start.blinds_or_straddles if b)
+    small = blinds[0] if len(blinds) > 1 else 0
+    return f"{money(small)}/{money(start.min_bet)}"
+
+
+_ROMAN = (
+    (1000, "M"),
+    (900, "CM"),
+    (500, "D"),
+    (400, "CD"),
+    (100, "C"),
+    (90, "XC"),
+    (50, "L"),
+    (40, "XL"),
+    (10, "X"),
+    (9, "IX"),
+    (5, "V"),
+    (4, "IV"),
+    (1, "I"),
+)
+
+
+def roman(number: int) -> str:
+    """``number`` (from 1) in Roman numerals, as PokerStars numbers levels (``XIV``)."""
+    out = []
+    for value, letters in _ROMAN:
+        count, number = divmod(number, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
+def _buy_in(facts: TournamentFacts) -> str:
+    """What a player paid, as PokerStars writes it: prize part + bounty + fee."""
+    if not facts.buy_in and not facts.fee:
+        return "Freeroll"
+    money = _money(facts.currency)
+    parts = (
+        (facts.prize_buy_in, facts.bounty, facts.fee) if facts.bounty else (facts.buy_in, facts.fee)
+    )
+    text = "+".join(map(money, parts))
+    return text if facts.currency == PLAY_MONEY else f"{text} {facts.currency}"
+
+
+def _game(record: HandRecord, money: Money) -> str:
+    """The header between the hand id and the time: the game and stakes of a cash hand;
+    the tournament, its buy-in, the game and the level of a tournament hand."""
+    start = record.started
+    game = GAMES[start.variant]
+    blinds = _blinds(start, money)
+    tournament = record.tournament
+    if tournament is None:
+        stakes = blinds if record.currency == "CHIPS" else f"{blinds} {record.currency}"
+        return f" {game} ({stakes})"
+    facts = tournament.facts
+    level = f"Level {roman(tournament.level)} " if tournament.level else ""
+    return f"Tournament #{facts.tournament_id}, {_buy_in(facts)} {game} - {level}({blinds})"
+
+
+def _table(record: HandRecord) -> str:
+    """The table's name: a tournament table is named by the tournament and its number."""
+    tournament = record.tournament
+    if tournament is None:
+        return record.table_name
+    return f"{tournament.facts.tournament_id} {tournament.table_number}"
 
 
 def hand_text(record: HandRecord, viewer: Viewer) -> str:
@@ -221,15 +287,15 @@ def hand_text(record: HandRecord, viewer: Viewer) -> str:
     start = record.started
     n = len(record.seats)
     names = record.usernames
-    money = _money(record.currency)
+    # Tournament chips are not money: bare numbers, whatever the table's currency.
+    money = _money(PLAY_MONEY if record.tournament else record.currency)
     variant = get_variant(start.variant)
     when = record.started_at.astimezone(UTC)
     eastern = when.astimezone(EASTERN)
     out = [
-        f"PokerStars Hand #{record.hand_id}:  {GAMES[start.variant]} ({_stakes(record, money)})"
+        f"PokerStars Hand #{record.hand_id}: {_game(record, money)}"
         f" - {when:%Y/%m/%d %H:%M:%S} UTC [{eastern:%Y/%m/%d %H:%M:%S} ET]",
-        f"Table '{record.table_name}' {record.max_seats}-max"
-        f" Seat #{record.button_seat} is the button",
+        f"Table '{_table(record)}' {record.max_seats}-max Seat #{record.button_seat} is the button",
     ]
     order = sorted(range(n), key=lambda p: record.seats[p])
     for p in order:

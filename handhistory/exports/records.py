@@ -1,9 +1,10 @@
 """What the export formatters read: one frozen record per hand, loaded in bulk.
 
 Three queries per chunk of hands (hands with their tables, their events, the players'
-usernames): no formatter ever queries. :func:`iter_hand_records` walks any number of hands
-through a server-side cursor, at most two chunks in memory (the next one loads while the
-current one is formatted).
+usernames), and a fourth when the chunk holds tournament hands (their tournaments'
+facts, ``exports.tournaments``): no formatter ever queries. :func:`iter_hand_records`
+walks any number of hands through a server-side cursor, at most two chunks in memory (the
+next one loads while the current one is formatted).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import QuerySet
 
+from handhistory.exports.tournaments import TournamentFacts, TournamentHand, tournament_facts
 from handhistory.models import Event as EventRow
 from handhistory.models import Hand
 from poker.engine.events import EVENT_TYPES, Event, HandStarted, event_from_dict
@@ -43,7 +45,8 @@ class HandRecord:
     the table's static facts.
 
     Per-player tuples are in the engine's (PHH) order: left of the button first, the
-    button last.
+    button last. ``tournament`` is set for a hand at a tournament table (its stacks and
+    amounts are tournament chips), None for a cash hand.
     """
 
     hand_id: int
@@ -57,6 +60,7 @@ class HandRecord:
     usernames: tuple[str, ...]
     started_at: datetime
     events: tuple[Event, ...]
+    tournament: TournamentHand | None = None
 
     @property
     def started(self) -> HandStarted:
@@ -100,16 +104,20 @@ def hand_records(hand_ids: Iterable[int]) -> list[HandRecord]:
             "seat_numbers",
             "player_ids",
             "started_at",
+            "table__tournament_id",
+            "table__tournament_table",
         )
     }
     events = _events([f"hand-{pk}" for pk in hands])  # each hand's stream (Hand.stream)
     user_ids = {u for row in hands.values() for u in row[_PLAYERS]}
     names = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
-    return [_record(hands[i], events.get(f"hand-{i}", ()), names) for i in ids if i in hands]
+    facts = tournament_facts({row[_TOURNAMENT] for row in hands.values()} - {None})
+    return [_record(hands[i], events.get(f"hand-{i}", ()), names, facts) for i in ids if i in hands]
 
 
-#: Where a hand row of :func:`hand_records` holds the player ids.
+#: Where a hand row of :func:`hand_records` holds the player ids and the tournament id.
 _PLAYERS = 7
+_TOURNAMENT = 9
 
 
 def _events(streams: Sequence[str]) -> dict[str, tuple[Event, ...]]:
@@ -211,8 +219,11 @@ def hand_record(hand: Hand, events: Sequence[Event]) -> HandRecord:
         hand.seat_numbers,
         hand.player_ids,
         hand.started_at,
+        table.tournament_id,
+        table.tournament_table,
     )
-    return _record(row, tuple(events), names)
+    facts = tournament_facts(() if table.tournament_id is None else (table.tournament_id,))
+    return _record(row, tuple(events), names, facts)
 
 
 #: Hands loaded per round trip when streaming: large enough to amortise the queries, small
@@ -234,8 +245,22 @@ def iter_hand_records(
         yield from hand_records(chunk)
 
 
-def _record(hand: tuple[Any, ...], events: tuple[Event, ...], names: dict[int, str]) -> HandRecord:
-    pk, number, table_id, table_name, max_seats, currency, seats, players, started_at = hand
+def _record(
+    hand: tuple[Any, ...],
+    events: tuple[Event, ...],
+    names: dict[int, str],
+    facts: dict[int, TournamentFacts],
+) -> HandRecord:
+    pk, number, table_id, table_name, max_seats, currency, seats, players, started_at = hand[:9]
+    tournament_id, table_number = hand[9:]
+    tournament = None
+    if tournament_id is not None:
+        # The level is the one whose big blind the hand was dealt (exports.tournaments).
+        started = events[0]
+        assert isinstance(started, HandStarted)
+        of = facts[tournament_id]
+        level = of.level_of(max(started.blinds_or_straddles))
+        tournament = TournamentHand(facts=of, table_number=table_number, level=level)
     return HandRecord(
         hand_id=pk,
         number=number,
@@ -248,4 +273,5 @@ def _record(hand: tuple[Any, ...], events: tuple[Event, ...], names: dict[int, s
         usernames=tuple(names[u] for u in players),
         started_at=started_at,
         events=events,
+        tournament=tournament,
     )

@@ -16,7 +16,7 @@ from config.celery import app as celery_app
 from handhistory.models import Event, Hand
 from poker.engine.cards import format_card
 from tests.poker.conftest import player, table  # noqa: F401 - shared table fixtures
-from tests.support.emptying import empty_after_module
+from tests.support.emptying import module_data
 from tests.support.handhistory import played_hands
 from tests.support.poker import new_player, new_table
 from tests.support.tables_api import check_down, fold_hand, sit, state
@@ -103,6 +103,5 @@ def two_tables_of_hands(make_table: Any, make_player: Any) -> dict[str, Any]:
 def hands_once(django_db_setup: None, django_db_blocker: Any) -> Any:
     """``hands``, played once for a module whose tests all roll back their own writes:
     committed, so each test finds them as played; emptied after the module."""
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), module_data():
         yield two_tables_of_hands(new_table, new_player)
-        empty_after_module()

@@ -13,36 +13,9 @@ from handhistory.exports import phh, pokerstars
 from handhistory.exports.records import Viewer
 from poker.engine.cards import parse_cards
 from poker.engine.variants import get_variant
-from tests.support.handhistory import record_of
+from tests.support.handhistory import FL, PLO, record_of
 
 GOLDEN = Path(__file__).parent / "export_golden"
-
-FL = """
-variant = "FT"
-antes = [0, 0, 0]
-blinds_or_straddles = [50, 100, 0]
-small_bet = 100
-big_bet = 200
-starting_stacks = [3000, 5000, 4000]
-_rake_bps = 500
-_rake_cap = 100
-actions = ["d dh p1 Ks9s", "d dh p2 7c2d", "d dh p3 AhAd",
-  "p3 cbr 200", "p1 cc", "p2 f",
-  "d db Qs8s3h", "p1 cc", "p3 cbr 100", "p1 cbr 200", "p3 cbr 300", "p1 cc",
-  "d db 4d", "p1 cc", "p3 cbr 200", "p1 cc",
-  "d db 2s", "p1 cbr 200", "p3 cc", "p1 sm Ks9s", "p3 sm AhAd"]
-"""
-
-PLO = """
-variant = "PO"
-antes = [0, 0]
-blinds_or_straddles = [50, 100]
-min_bet = 100
-starting_stacks = [6000, 2500]
-actions = ["d dh p1 AsKsQhJh", "d dh p2 9c9d8c7d",
-  "p2 cbr 300", "p1 cbr 900", "p2 cbr 2500", "p1 cc",
-  "p2 sm 9c9d8c7d", "p1 sm AsKsQhJh", "d db Ts6c2h", "d db 5s", "d db Jd"]
-"""
 
 
 @pytest.mark.parametrize(("script", "name"), [(FL, "fl"), (PLO, "plo")])

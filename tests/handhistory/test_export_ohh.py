@@ -68,10 +68,10 @@ def test_real_currency_amounts_are_major_units_that_reread_to_the_exact_cents(ta
 def test_major_units_are_written_exactly_for_any_amount_of_cents():
     rng = random.Random(15)
     amounts = [*range(0, 100_000), *(rng.randrange(10**15) for _ in range(100_000))]
-    money = ohh._amount("USD")
+    money = ohh.amount_writer("USD")
     for cents in amounts:
         assert Decimal(orjson.dumps(money(cents)).decode()) * 100 == cents
-    assert ohh._amount("CHIPS")(12345) == 12345
+    assert ohh.amount_writer("CHIPS")(12345) == 12345
 
 
 def test_a_raise_amount_is_the_chips_the_raise_added_as_the_specification_says():

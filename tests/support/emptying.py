@@ -15,6 +15,8 @@ tournament structure templates ``post_migrate`` makes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.core.management import call_command
@@ -54,20 +56,15 @@ def empty_database(alias: str) -> bool:
     connection = connections[alias]
     if connection.vendor != "postgresql" or _fingerprint(connection) != _expected.get(alias):
         return False
-    qn = connection.ops.quote_name
-    tables = [
-        t
-        for t in connection.introspection.django_table_names(
-            only_existing=True, include_views=False
-        )
-        if t not in REBUILT_TABLES
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT " + ", ".join(f"EXISTS (SELECT 1 FROM {qn(t)})" for t in tables))
-        holding = [t for t, has_rows in zip(tables, cursor.fetchone(), strict=True) if has_rows]
-        if holding:
-            cursor.execute(f"TRUNCATE {', '.join(qn(t) for t in holding)} CASCADE")
+    _truncate(connection, _holding(connection) - set(REBUILT_TABLES))
     return True
+
+
+def _truncate(connection: Any, tables: set[str]) -> None:
+    if tables:
+        qn = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            cursor.execute(f"TRUNCATE {', '.join(qn(t) for t in sorted(tables))} CASCADE")
 
 
 def empty_after_module(alias: str = "default") -> None:
@@ -78,6 +75,28 @@ def empty_after_module(alias: str = "default") -> None:
     call_command("flush", database=alias, interactive=False, verbosity=0, reset_sequences=False)
     if connections[alias].vendor == "postgresql":
         _expected[alias] = _fingerprint(connections[alias])
+
+
+def _holding(connection: Any) -> set[str]:
+    """The tables of ``connection`` that hold rows."""
+    qn = connection.ops.quote_name
+    tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(f"EXISTS (SELECT 1 FROM {qn(t)})" for t in tables))
+        return {t for t, has_rows in zip(tables, cursor.fetchone(), strict=True) if has_rows}
+
+
+@contextmanager
+def module_data(alias: str = "default") -> Iterator[None]:
+    """Around a module-scoped fixture that commits its data: afterwards the tables that
+    were empty before it are emptied (sequences kept, as :func:`empty_after_module`), and
+    the rows the migrations shipped (the structure templates) stay, which a flush would
+    take from the modules after it (PostgreSQL, as the suite)."""
+    connection = connections[alias]
+    before = _holding(connection)
+    yield
+    _truncate(connection, _holding(connection) - before)
+    _expected[alias] = _fingerprint(connection)
 
 
 def install() -> None:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import random
 import tomllib
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from pokerkit import HandHistory
 
 from handhistory.exports.records import HandRecord
+from handhistory.exports.tournaments import TournamentFacts, TournamentHand
 from handhistory.models import Hand, PlayerHandResult
 from poker.commands.seating import table_sit
 from poker.engine.cards import parse_cards
@@ -189,6 +191,36 @@ def record_of(text: str, *, users: tuple[str, ...] = ("ann", "bob", "cy")) -> Ha
     )
 
 
+#: The golden hands (tests/handhistory/export_golden): fixed-limit, and pot-limit Omaha
+#: heads-up all in before the flop.
+FL = """
+variant = "FT"
+antes = [0, 0, 0]
+blinds_or_straddles = [50, 100, 0]
+small_bet = 100
+big_bet = 200
+starting_stacks = [3000, 5000, 4000]
+_rake_bps = 500
+_rake_cap = 100
+actions = ["d dh p1 Ks9s", "d dh p2 7c2d", "d dh p3 AhAd",
+  "p3 cbr 200", "p1 cc", "p2 f",
+  "d db Qs8s3h", "p1 cc", "p3 cbr 100", "p1 cbr 200", "p3 cbr 300", "p1 cc",
+  "d db 4d", "p1 cc", "p3 cbr 200", "p1 cc",
+  "d db 2s", "p1 cbr 200", "p3 cc", "p1 sm Ks9s", "p3 sm AhAd"]
+"""
+
+PLO = """
+variant = "PO"
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [6000, 2500]
+actions = ["d dh p1 AsKsQhJh", "d dh p2 9c9d8c7d",
+  "p2 cbr 300", "p1 cbr 900", "p2 cbr 2500", "p1 cc",
+  "p2 sm 9c9d8c7d", "p1 sm AsKsQhJh", "d db Ts6c2h", "d db 5s", "d db Jd"]
+"""
+
+
 #: Low hole cards and a Broadway board (no flush possible): every showdown splits between
 #: the players still in.
 CHOP_DECK = parse_cards("2c3d2d3c4c5dAsKdQhJcTs")
@@ -257,3 +289,34 @@ def raked_table_played(make_table, make_player, *, hands, seed):
         table_sit(table_id=t.pk, player_id=u.pk, buy_in=5_000, key=key(), actor=actor_for(u))
     play_random_hands(t, users, hands, random.Random(seed))
     return t, users
+
+
+#: A sit-and-go as its hands' exports describe it: 10.00 + 1.00 EUR, 1,500 chips, levels
+#: of six minutes with big blinds 20, 40, 100, 200.
+SIT_AND_GO = TournamentFacts(
+    tournament_id=45,
+    name="Sunday six",
+    sit_and_go=True,
+    multi_table=False,
+    currency="EUR",
+    buy_in=1_000,
+    fee=100,
+    bounty=0,
+    starting_stack=1_500,
+    started_at=datetime(2026, 11, 29, 18, 0, 4, tzinfo=UTC),
+    big_blinds=(20, 40, 100, 200),
+    level_minutes=6,
+)
+
+
+def tournament_record(text: str, facts: TournamentFacts = SIT_AND_GO, table: int = 1) -> HandRecord:
+    """The hand of the PHH script ``text`` as dealt at table ``table`` of ``facts``'s
+    tournament (in chips, at the level of its big blind)."""
+    record = record_of(text)
+    level = facts.level_of(max(record.started.blinds_or_straddles))
+    return replace(
+        record,
+        currency="CHIPS",
+        table_name=f"{facts.name} #{table}",
+        tournament=TournamentHand(facts=facts, table_number=table, level=level),
+    )

@@ -1,6 +1,6 @@
 """Helpers of the tournament tests: balances of a tournament's accounts, what the ledger
 and the event store hold (to prove a refusal changed neither), the prizes a structure
-says."""
+says, and a sit-and-go played to its end."""
 
 from __future__ import annotations
 
@@ -61,3 +61,64 @@ def assert_prizes(entries: Any, prizes: dict[int, int]) -> None:
         total = sum(prizes.get(p, 0) for p in range(first, last + 1))
         assert sum(e.prize for e in group) == total, (first, last)
         assert {e.prize - total // len(group) for e in group} <= {0, 1}, (first, last)
+
+
+def played_sit_and_go(*, players: int = 6, seed: int = 29, **structure: Any) -> Any:
+    """A freezeout sit-and-go of ``players`` (6-max, 10.00 + 1.00 EUR, levels of three
+    hands) created by a staff director, filled by funded players and played to its winner
+    by random legal actions through the table service, committed as it goes (the start
+    runs after the filling registration's commit). Returns (tournament, players)."""
+    import random
+    import uuid
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from poker.models import Table
+    from tests.support.ledger import fund
+    from tests.support.poker import act_randomly
+    from tournaments.services import tournament_create, tournament_register
+
+    users = get_user_model().objects
+    director = users.create_user(username=f"director-{uuid.uuid4().hex[:8]}", is_staff=True)
+    director.groups.add(Group.objects.get(name="admin"))
+    fields = {
+        "name": "Sunday six",
+        "variant": "NT",
+        "currency": "EUR",
+        "buy_in": 1_000,
+        "fee": 100,
+        "bounty": 0,
+        "starting_stack": 1_500,
+        "seats_per_table": 6,
+        "min_players": 2,
+        "max_players": players,
+        "start": None,
+        "levels": HAND_LEVELS,
+        "breaks": [],
+        "late_registration_levels": 0,
+        "rebuy": None,
+        "add_on": None,
+        "guarantee": 0,
+        "payouts": ["70", "30"],
+        "action_seconds": 30,
+        **structure,
+    }
+    tournament = tournament_create(staff_user=director, key=uuid.uuid4(), **fields)
+    entrants = []
+    for _ in range(players):
+        user = users.create_user(username=f"p-{uuid.uuid4().hex[:8]}")
+        fund(player_account(user_id=user.pk, currency="EUR"), 10_000)
+        tournament_register(tournament_id=tournament.pk, player=user)
+        entrants.append(user)
+    by_id = {p.pk: p for p in entrants}
+    rng = random.Random(seed)
+    dealing = Table.objects.filter(tournament_id=tournament.pk, current_hand__isnull=False)
+    for _ in range(20_000):
+        table = dealing.first()
+        if table is None:
+            break
+        act_randomly(table.pk, by_id, rng)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED, tournament.status
+    return tournament, entrants

@@ -218,3 +218,47 @@ class TournamentSerializer(LobbyRowSerializer):
     tables = TournamentTableSerializer(many=True)
     standings = StandingSerializer(many=True)
     you = TournamentYouSerializer(allow_null=True, help_text="Your entry, or null.")
+
+
+class OtsSpeedSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
+    type = serializers.CharField(
+        help_text="Normal, Semi-Turbo, Turbo, Super-Turbo, Hyper-Turbo or Ultra-Turbo: named "
+        "by the minutes a level lasts (levels counted in hands: Normal)."
+    )
+    round_time = serializers.IntegerField(help_text="Seconds a level lasts; 0: counted in hands.")
+
+
+class OtsFinishSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
+    player_name = serializers.CharField()
+    finish_position = serializers.IntegerField(help_text="The place (the first of a shared range).")
+    still_playing = serializers.BooleanField()
+    prize = serializers.FloatField(help_text="In the currency's units.")
+
+
+class OtsSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
+    spec_version = serializers.CharField()
+    site_name = serializers.CharField()
+    network_name = serializers.CharField()
+    internal_version = serializers.CharField()
+    tournament_number = serializers.CharField()
+    tournament_name = serializers.CharField()
+    start_date_utc = serializers.CharField()
+    end_date_utc = serializers.CharField()
+    currency = serializers.CharField()
+    buyin_amount = serializers.FloatField(help_text="The prize part of the buy-in (units).")
+    fee_amount = serializers.FloatField()
+    bounty_fee_amount = serializers.FloatField(help_text="The bounty part of the buy-in.")
+    initial_stack = serializers.IntegerField()
+    type = serializers.ChoiceField(choices=["STT", "MTT"], help_text="One table, or more.")
+    flags = serializers.ListField(child=serializers.ChoiceField(choices=["SNG", "Bounty"]))
+    speed = OtsSpeedSerializer()
+    prize_pool = serializers.FloatField()
+    hero_player_name = serializers.CharField(
+        required=False, help_text="Your name, when you played (absent otherwise)."
+    )
+    player_count = serializers.IntegerField()
+    tournament_finishes_and_winnings = OtsFinishSerializer(many=True)
+
+
+class TournamentSummarySerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
+    ots = OtsSummarySerializer()

@@ -14,6 +14,11 @@ urlpatterns = [
         name="tournament-detail",
     ),
     path(
+        "tournaments/<id:tournament_id>/summary/",
+        views.TournamentSummaryView.as_view(),
+        name="tournament-summary",
+    ),
+    path(
         "tournaments/<id:tournament_id>/register/",
         views.RegisterView.as_view(),
         name="tournament-register",

@@ -1,7 +1,8 @@
 """The tournament REST edges: the lobby and creation (staff), one tournament, and the
 register / unregister / cancel (staff) commands. Each parses strictly, calls one service
 or selector and answers the tournament as :func:`tournaments.selectors.tournament_detail`
-shows it. Every POST needs an ``Idempotency-Key`` (``core.idempotency``)."""
+shows it. Every POST needs an ``Idempotency-Key`` (``core.idempotency``). A finished
+tournament's summary for hand-history tools: :func:`tournaments.summaries.tournament_summary`."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from core.openapi import error_response, non_blank_header
 from poker.api.common import actor_of, valid
 from poker.api.serializers import EmptySerializer
 from staff.roles import staff_permission
-from tournaments import selectors, services
+from tournaments import selectors, services, summaries
 from tournaments.api import serializers as s
 from tournaments.errors import TournamentNotFound
 from tournaments.models import Tournament
@@ -202,6 +203,58 @@ class TournamentDetailView(APIView):
         """``you`` is the caller's entry (null when not registered or anonymous). Before the
         start: no level, no tables, every registered player with the starting stack."""
         return _answer(request, tournament_id)
+
+
+_SUMMARY = {
+    "ots": {
+        "spec_version": "1.1.5",
+        "site_name": "pokerbackend",
+        "network_name": "pokerbackend",
+        "internal_version": "1.0.0",
+        "tournament_number": "42",
+        "tournament_name": "Sunday 6-max turbo",
+        "start_date_utc": "2026-11-29T18:00:04Z",
+        "end_date_utc": "2026-11-29T18:41:37Z",
+        "currency": "EUR",
+        "buyin_amount": 10.0,
+        "fee_amount": 1.0,
+        "bounty_fee_amount": 0.0,
+        "initial_stack": 1500,
+        "type": "STT",
+        "flags": ["SNG"],
+        "speed": {"type": "Turbo", "round_time": 360},
+        "prize_pool": 30.0,
+        "hero_player_name": "bob",
+        "player_count": 3,
+        "tournament_finishes_and_winnings": [
+            {"player_name": "ann", "finish_position": 1, "still_playing": False, "prize": 21.0},
+            {"player_name": "bob", "finish_position": 2, "still_playing": False, "prize": 9.0},
+            {"player_name": "cy", "finish_position": 3, "still_playing": False, "prize": 0.0},
+        ],
+    }
+}
+
+
+class TournamentSummaryView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="A finished tournament's Open Tournament Summary (OTS 1.1.5)",
+        responses={
+            200: s.TournamentSummarySerializer,
+            404: E404,
+            409: error_response(
+                "The tournament has not finished (extra: status).", "tournament_not_finished"
+            ),
+        },
+        examples=[_done(_SUMMARY)],
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        """For hand-history tools: the tournament, its buy-in (prize part, bounty, fee, in
+        the currency's units), start and end, speed, prize pool and every entrant's finish
+        and prize; ``hero_player_name`` is you, when you played."""
+        viewer = request.user.pk if request.user.is_authenticated else None
+        return Response(summaries.tournament_summary(tournament_id=tournament_id, viewer_id=viewer))
 
 
 def _command(
