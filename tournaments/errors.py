@@ -32,10 +32,3 @@ class TournamentStarted(DomainError):
     refunds) was asked after it."""
 
     default_code = "tournament_started"
-
-
-class TournamentUnsupported(DomainError):
-    """A structure the director cannot play yet (a bounty): it is not started (staff
-    cancel it with full refunds)."""
-
-    default_code = "tournament_unsupported"

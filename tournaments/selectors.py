@@ -163,7 +163,7 @@ def _chips(tournament: Tournament, entry: Entry) -> int:
 def tournament_detail(*, tournament: Tournament, viewer_id: int | None) -> dict[str, Any]:
     """The tournament page's data; ``you`` is the viewer's place in it, or None. Standings:
     the players in play by chips (most first), then the placed by place; chips are as of
-    each player's last hand end."""
+    each player's last hand end; ``bounties_won``: the bounties paid to each so far."""
     (row,) = tournament_rows(tournament_lobby().filter(pk=tournament.pk))
     live = list(
         Entry.objects.filter(tournament=tournament, status=Entry.Status.REGISTERED)
@@ -198,6 +198,7 @@ def tournament_detail(*, tournament: Tournament, viewer_id: int | None) -> dict[
                 "chips": _chips(tournament, e),
                 "place": e.place,
                 "prize": e.prize,
+                "bounties_won": e.bounties_won,
             }
             for e in standings
         ],
@@ -209,5 +210,6 @@ def tournament_detail(*, tournament: Tournament, viewer_id: int | None) -> dict[
             "chips": _chips(tournament, mine),
             "place": mine.place,
             "prize": mine.prize,
+            "bounties_won": mine.bounties_won,
         },
     }

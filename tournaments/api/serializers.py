@@ -175,6 +175,10 @@ class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]  # d
     chips = serializers.IntegerField()
     place = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(allow_null=True)
+    bounties_won = serializers.IntegerField(
+        help_text="Minor units: the bounties paid to the player so far (one per player they "
+        "busted, a share on a split pot; the winner's own at the finish)."
+    )
 
 
 class TournamentYouSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
@@ -183,6 +187,10 @@ class TournamentYouSerializer(serializers.Serializer):  # type: ignore[type-arg]
     chips = serializers.IntegerField()
     place = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(allow_null=True)
+    bounties_won = serializers.IntegerField(
+        help_text="Minor units: the bounties paid to the player so far (one per player they "
+        "busted, a share on a split pot; the winner's own at the finish)."
+    )
 
 
 class StoredLevelSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance

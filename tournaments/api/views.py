@@ -77,10 +77,17 @@ _TOURNAMENT = {
     "level": None,
     "tables": [],
     "standings": [
-        {"username": "ann", "chips": 1500, "place": None, "prize": None},
-        {"username": "bob", "chips": 1500, "place": None, "prize": None},
+        {"username": "ann", "chips": 1500, "place": None, "prize": None, "bounties_won": 0},
+        {"username": "bob", "chips": 1500, "place": None, "prize": None, "bounties_won": 0},
     ],
-    "you": {"table": None, "seat": None, "chips": 1500, "place": None, "prize": None},
+    "you": {
+        "table": None,
+        "seat": None,
+        "chips": 1500,
+        "place": None,
+        "prize": None,
+        "bounties_won": 0,
+    },
 }
 
 
