@@ -31,6 +31,11 @@ hands for the balancer and deals nothing until the move is made; the plan's wait
 tables, and in hand-for-hand the tables done with the round's hand, are held
 (``waiting``). A crash leaves the moves on the row: the sweeper (``tournaments.resume``)
 makes them and deals the idle tables.
+
+**Breaks.** While the clock is on a break (``Clock.on_break``) no table deals: a hand in
+progress plays out, and the table stays idle. The sweeper (``tournaments.resume``, every
+30 s) deals the idle tables of every running tournament, so play resumes within its
+period after the break ends.
 """
 
 from __future__ import annotations
@@ -242,9 +247,13 @@ def tournaments_start_due() -> int:
 
 def may_deal(tournament_id: int, table_id: int) -> bool:
     """The hook ``poker`` asks before a tournament table deals, under that table's lock
-    (the tournament's is taken after it): not while the table is held (waiting to be
-    balanced, or done with its hand-for-hand hand) or a planned move leaves or joins it."""
+    (the tournament's is taken after it): not during a break of the clock (a hand in
+    progress plays out; the sweeper deals the tables once it ends), nor while the table is
+    held (waiting to be balanced, or done with its hand-for-hand hand) or a planned move
+    leaves or joins it."""
     tournament = _locked(tournament_id)
+    if tournament_clock(tournament).on_break is not None:
+        return False
     return table_id not in tournament.waiting and table_id not in _moving(tournament)
 
 

@@ -139,6 +139,21 @@ def _level(tournament: Tournament) -> dict[str, Any] | None:
     }
 
 
+def _break(tournament: Tournament) -> dict[str, Any] | None:
+    """The break the running tournament's clock is on (no table deals a new hand until
+    ``ends_at``), or null."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    clock = tournament_clock(tournament)
+    if clock.on_break is None:
+        return None
+    return {
+        "after_level": clock.on_break.after_level,
+        "minutes": clock.on_break.minutes,
+        "ends_at": clock.ends_at,
+    }
+
+
 def _tables(tournament: Tournament) -> tuple[list[dict[str, Any]], dict[int, Seat]]:
     """The tournament's tables with their seats, and each seated player's seat."""
     seats = list(
@@ -191,6 +206,7 @@ def tournament_detail(*, tournament: Tournament, viewer_id: int | None) -> dict[
         "players_left": sum(1 for e in live if e.place is None),
         "payouts": projected_payouts(row["prize_pool"], tournament.payouts),
         "level": _level(tournament),
+        "on_break": _break(tournament),
         "tables": tables,
         "standings": [
             {

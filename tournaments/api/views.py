@@ -75,6 +75,7 @@ _TOURNAMENT = {
     "players_left": 2,
     "payouts": {"1": 1040, "2": 560},
     "level": None,
+    "on_break": None,
     "tables": [],
     "standings": [
         {"username": "ann", "chips": 1500, "place": None, "prize": None, "bounties_won": 0},
