@@ -92,6 +92,13 @@ def summary_players(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def stored_payloads(hand: Any) -> list[dict[str, Any]]:
+    """The payloads of ``hand``'s events as stored, in order."""
+    return list(
+        Event.objects.filter(stream=hand.stream).order_by("seq").values_list("payload", flat=True)
+    )
+
+
 def project_hand(
     hand: Any, *, payloads: list[dict[str, Any]] | None = None, state: HandState | None = None
 ) -> None:
@@ -99,11 +106,7 @@ def project_hand(
     caller's transaction; ``rebuild_all`` clears them first). The table service passes
     the hand's event payloads and final state it holds; otherwise they are read back."""
     if payloads is None:
-        payloads = list(
-            Event.objects.filter(stream=hand.stream)
-            .order_by("seq")
-            .values_list("payload", flat=True)
-        )
+        payloads = stored_payloads(hand)
     summary, results = summarize(hand, payloads, state)
     if not on_postgres():
         HandSummary.objects.create(hand=hand, **summary)

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from core.errors import Forbidden
 from handhistory.models import Hand
-from handhistory.projections import project_hand
+from handhistory.projections import project_hand, stored_payloads
 from handhistory.store import SYSTEM, Actor, NewEvent
 from ledger.models import Account
 from poker import money, table_events, tournament_hooks
@@ -27,6 +27,7 @@ from poker.engine.config import HandConfig, RakeConfig, blind_seats, forced_by_p
 from poker.engine.deck import FairDeck
 from poker.engine.events import Event as EngineEvent
 from poker.engine.game import act, start_hand
+from poker.engine.pots import knocked_out_by
 from poker.engine.privacy import public_hand_events
 from poker.engine.showdown import showdown_auto
 from poker.engine.state import SHOWDOWN, HandState
@@ -338,14 +339,16 @@ def _finish_hand(ctx: Ctx) -> None:
     hand.deadline = None
     ctx.changed_hands[hand.pk] = hand
     run_out = _streets_run_out(ctx, hand)
-    if ctx.hand_payloads is None:  # this process joined mid-hand: read the events back
+    payloads = ctx.hand_payloads
+    if payloads is None:  # this process joined mid-hand: read the events back
         ctx.flush()
-    project_hand(hand, payloads=ctx.hand_payloads, state=state)
+        payloads = stored_payloads(hand)
+    project_hand(hand, payloads=payloads, state=state)
     table.current_hand = None
     stacks = dict(zip(map(str, hand.seat_numbers), state.stacks, strict=True))
     table_event(ctx, table_events.HandFinished(hand=hand.pk, stacks=stacks))
     if table.is_tournament:
-        _tournament_hand_end(ctx, hand, state)
+        _tournament_hand_end(ctx, hand, state, payloads)
     else:
         leaving = [s for s in ctx.seats().values() if s.state == Seat.State.LEAVING]
         for seat in sorted(leaving, key=lambda s: s.number):
@@ -383,10 +386,12 @@ def _streets_run_out(ctx: Ctx, hand: Hand) -> int:
     return streets
 
 
-def _tournament_hand_end(ctx: Ctx, hand: Hand, state: HandState) -> None:
+def _tournament_hand_end(
+    ctx: Ctx, hand: Hand, state: HandState, payloads: list[dict[str, Any]]
+) -> None:
     """A tournament hand's end: every seat left with no chips leaves the table
-    (``PlayerBusted``), and the tournament hears of the stacks and the busted
-    (``hand_finished``) in this same transaction."""
+    (``PlayerBusted``), and the tournament hears of the stacks, the busted and who busted
+    each (``hand_finished``) in this same transaction."""
     busted = []
     for number in hand.seat_numbers:
         seat = ctx.seat_map[number]
@@ -396,7 +401,26 @@ def _tournament_hand_end(ctx: Ctx, hand: Hand, state: HandState) -> None:
         table_event(ctx, table_events.PlayerBusted(seat=number, **who(seat), hand=hand.pk))
         remove_seat(ctx, seat)
     stacks = dict(zip(hand.player_ids, state.stacks, strict=True))
-    tournament_hooks.hooks(ctx.table.pk).hand_finished(ctx.table.pk, hand.pk, stacks, busted)
+    knockouts = _knockouts(hand, state, payloads, busted)
+    tournament_hooks.hooks(ctx.table.pk).hand_finished(
+        ctx.table.pk, hand.pk, stacks, busted, knockouts
+    )
+
+
+def _knockouts(
+    hand: Hand, state: HandState, payloads: list[dict[str, Any]], busted: list[int]
+) -> dict[int, tuple[int, ...]]:
+    """Who busted each busted player: the winners of the last (highest) pot awarded that
+    the player was eligible for -- the pot that took their last chips -- in the order the
+    pot's odd chips went (from the first seat left of the button); several when split."""
+    winners = {p["pot"]: tuple(p["winners"]) for p in payloads if p.get("type") == "PotAwarded"}
+    players = list(hand.player_ids)
+    return {
+        player: tuple(
+            players[w] for w in knocked_out_by(state.pots, winners, players.index(player))
+        )
+        for player in busted
+    }
 
 
 def _cash_out_barred(ctx: Ctx, hand: Hand) -> None:

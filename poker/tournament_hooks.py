@@ -5,9 +5,13 @@ never imported from here).
 - ``level_of(tournament_id) -> Level``: the blinds and antes the tournament plays now. A
   tournament table reads it when it starts a hand and when it shows its view; it never
   keeps a clock of its own, so every table of a tournament plays the same level.
-- ``hand_finished(table_id, hand_id, stacks_by_player, busted_player_ids)``: called at
-  the end of each hand of a tournament table, inside the command's transaction (so the
-  director may balance the tables and place the busted in the same commit).
+- ``hand_finished(table_id, hand_id, stacks_by_player, busted_player_ids, knockouts)``:
+  called at the end of each hand of a tournament table, inside the command's transaction
+  (so the director may balance the tables, place the busted and pay their bounties in the
+  same commit). ``knockouts`` maps each busted player to who busted them: the winners of
+  the last (highest) pot awarded that the player was eligible for, in the order that
+  pot's odd chips went (from the first seat left of the button); several on a split pot.
+  Facts only: what a knockout is worth is the tournament's business.
 - ``may_deal(tournament_id, table_id) -> bool`` (optional: without it every table may):
   asked, under the table's lock, before a tournament table deals a hand; False holds the
   table (waiting to be balanced, hand-for-hand, a player moving), and the director deals
@@ -37,7 +41,9 @@ class Level:
 
 
 LevelOf = Callable[[int], Level]
-HandFinished = Callable[[int, int, Mapping[int, int], Sequence[int]], None]
+HandFinished = Callable[
+    [int, int, Mapping[int, int], Sequence[int], Mapping[int, tuple[int, ...]]], None
+]
 MayDeal = Callable[[int, int], bool]
 
 

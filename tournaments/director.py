@@ -31,6 +31,11 @@ hands for the balancer and deals nothing until the move is made; the plan's wait
 tables, and in hand-for-hand the tables done with the round's hand, are held
 (``waiting``). A crash leaves the moves on the row: the sweeper (``tournaments.resume``)
 makes them and deals the idle tables.
+
+**Breaks.** While the clock is on a break (``Clock.on_break``) no table deals: a hand in
+progress plays out, and the table stays idle. The sweeper (``tournaments.resume``, every
+30 s) deals the idle tables of every running tournament, so play resumes within its
+period after the break ends.
 """
 
 from __future__ import annotations
@@ -52,10 +57,11 @@ from poker.commands.tournament import (
     table_seat_tournament_player,
     tournament_table_create,
 )
+from poker.engine.pots import split_pot
 from poker.models import Seat, Table
 from poker.tournament_hooks import Level
-from tournaments.errors import TournamentUnsupported
 from tournaments.events import (
+    BountyPaid,
     FinalTableFormed,
     PlayerBusted,
     PlayerMoved,
@@ -124,18 +130,6 @@ def _tables_for(tournament: Tournament, players: int) -> int:
     return -(-players // tournament.seats_per_table)
 
 
-def _check_supported(tournament: Tournament) -> None:
-    """Bounties are not played yet: refused before anything moves (the registrations stay
-    paid; staff cancel with full refunds)."""
-    if tournament.bounty:
-        raise TournamentUnsupported(
-            f"Tournament {tournament.pk}: bounties ({tournament.bounty} per entry) are not "
-            "played yet; it does not start.",
-            tournament=tournament.pk,
-            bounty=tournament.bounty,
-        )
-
-
 def _key(tournament: Tournament, *parts: object) -> str:
     return "-".join(map(str, ("tournament", tournament.pk, *parts)))
 
@@ -147,13 +141,12 @@ def tournament_start(*, tournament_id: int) -> Tournament:
     ``TournamentStarted``), each seated with the starting stack; the last seat of each
     table deals its first hand. A scheduled one due with fewer players is cancelled, every
     entry refunded in full. Finishes a start cut short; does nothing to a tournament not
-    due or seated already. Refused (``tournament_unsupported``) for a bounty."""
+    due or seated already."""
     tournament = Tournament.objects.get(pk=tournament_id)
     while _due(tournament):
         players = _players(tournament)
         if players < tournament.min_players:
             return _cancel_too_few(tournament_id)
-        _check_supported(tournament)
         tables = _open_tables(tournament, _tables_for(tournament, players))
         with transaction.atomic(durable=True):
             tournament = _locked(tournament_id)
@@ -236,7 +229,7 @@ def _seat_drawn(tournament: Tournament) -> None:
 def tournaments_start_due() -> int:
     """The sweeper's pass over starts: every sit-and-go and scheduled tournament due whose
     start never ran or was cut short (a crash) is started, or cancelled when too few
-    registered. Returns how many it looked at (bounty ones, refused, wait for staff)."""
+    registered. Returns how many it looked at."""
     due = Tournament.objects.filter(
         Q(status=Tournament.Status.REGISTERING, kind=Tournament.Kind.SIT_AND_GO)
         | Q(status=Tournament.Status.REGISTERING, starts_at__lte=timezone.now())
@@ -244,10 +237,7 @@ def tournaments_start_due() -> int:
     )
     count = 0
     for tournament_id in due.values_list("pk", flat=True):
-        try:
-            tournament_start(tournament_id=tournament_id)
-        except TournamentUnsupported:
-            continue  # waits for staff to cancel it
+        tournament_start(tournament_id=tournament_id)
         count += 1
     return count
 
@@ -257,9 +247,13 @@ def tournaments_start_due() -> int:
 
 def may_deal(tournament_id: int, table_id: int) -> bool:
     """The hook ``poker`` asks before a tournament table deals, under that table's lock
-    (the tournament's is taken after it): not while the table is held (waiting to be
-    balanced, or done with its hand-for-hand hand) or a planned move leaves or joins it."""
+    (the tournament's is taken after it): not during a break of the clock (a hand in
+    progress plays out; the sweeper deals the tables once it ends), nor while the table is
+    held (waiting to be balanced, or done with its hand-for-hand hand) or a planned move
+    leaves or joins it."""
     tournament = _locked(tournament_id)
+    if tournament_clock(tournament).on_break is not None:
+        return False
     return table_id not in tournament.waiting and table_id not in _moving(tournament)
 
 
@@ -405,11 +399,16 @@ def tournaments_resume() -> int:
 
 
 def hand_finished(
-    table_id: int, hand_id: int, stacks: Mapping[int, int], busted: Sequence[int]
+    table_id: int,
+    hand_id: int,
+    stacks: Mapping[int, int],
+    busted: Sequence[int],
+    knockouts: Mapping[int, Sequence[int]],
 ) -> None:
     """The hook ``poker`` calls at each tournament hand's end, in the command's transaction
     (holding the table's lock; the tournament's is taken after it). Counts the hand for
-    the clock, keeps each player's chips, places the busted (``_place``), and when one
+    the clock, keeps each player's chips, pays each busted player's bounty to who busted
+    them (``knockouts``: ``_pay_bounties``), places the busted (``_place``), and when one
     player is left, finishes the tournament. Else, once the draw is seated: plays
     hand-for-hand on the bubble (players left == places paid + 1: each table deals one
     hand, then waits for the others; the round's busts are placed together at its end),
@@ -444,10 +443,13 @@ def hand_finished(
             else []
         )
     events = _place(entries, busts)
-    changed |= {b.player for b, _ in busts}
+    events += _pay_bounties(tournament, entries, {p: knockouts.get(p, ()) for p in busted}, hand_id)
+    changed |= {b.player for b, _ in busts} | {w for p in busted for w in knockouts.get(p, ())}
     waiting_busts = len(round_["busts"]) if round_ is not None and not over else 0
     left = sum(e.place is None for e in entries.values()) - waiting_busts
-    Entry.objects.bulk_update([entries[p] for p in changed], ["chips", "place", "last_place"])
+    Entry.objects.bulk_update(
+        [entries[p] for p in changed], ["chips", "place", "last_place", "bounties_won"]
+    )
     if left == 1:
         tournament.save(update_fields=["hands_played"])
         _append(tournament, events, SYSTEM)
@@ -493,6 +495,50 @@ def _place(
     return events
 
 
+def _pay_bounties(
+    tournament: Tournament,
+    entries: Mapping[int, Entry],
+    knockouts: Mapping[int, Sequence[int]],
+    hand: int | None,
+) -> list[TournamentEvent]:
+    """Pays each busted player's bounty (what their entry put in the bounty account) from
+    the bounty account to the cash of who busted them, in the caller's transaction: split
+    on a split pot as the pot was, odd units one each to the first winners from the left
+    of the button (``split_pot``); transfer ids derived from (tournament, "bounty", busted,
+    winner), so a retry never pays twice. A bust nobody is named for (none should be)
+    leaves its bounty in the account, for the winner at the finish."""
+    transfers: list[TransferRequest] = []
+    events: list[TournamentEvent] = []
+    for busted, winners in knockouts.items():
+        amount = entries[busted].bounty
+        if not amount or not winners:
+            continue
+        for winner, share in zip(winners, split_pot(amount, tuple(winners)), strict=True):
+            if not share:
+                continue
+            transfers.append(_bounty_transfer(tournament, busted, winner, share, hand))
+            entries[winner].bounties_won += share
+            events.append(BountyPaid(user_id=winner, busted=busted, amount=share, hand=hand))
+    if transfers:
+        ledger_post_transfers_in_transaction(transfers=transfers)
+    return events
+
+
+def _bounty_transfer(
+    tournament: Tournament, busted: int, winner: int, amount: int, hand: int | None
+) -> TransferRequest:
+    return TransferRequest(
+        id=derived_id("tournament", tournament.pk, "bounty", busted, winner),
+        debit_account_id=tournament_accounts(tournament)["bounty"].pk,
+        credit_account_id=player_account(user_id=winner, currency=tournament.currency).pk,
+        amount=amount,
+        currency=tournament.currency,
+        code="tournament_bounty_won",
+        reference=tournament.owner_ref,
+        metadata={"user_id": winner, "busted": busted, "hand": hand},
+    )
+
+
 def _places_paid(tournament: Tournament, entries: Sequence[Entry]) -> int:
     return sum(1 for amount in _prizes(tournament, entries)[1] if amount)
 
@@ -534,7 +580,8 @@ def _overlay(tournament: Tournament, overlay: int, pool_account_id: int) -> list
 
 def _finish(tournament: Tournament, winner: Entry, entries: Sequence[Entry], table_id: int) -> None:
     """The winner takes place 1; the house pays a guarantee's overlay into the pool; every
-    placed player is paid their prize from the pool (transfer ids derived from (tournament, place, player): a retry never pays twice),
+    placed player is paid their prize from the pool, the winner their own bounty from the
+    bounty account (which leaves it at zero) (transfer ids derived from (tournament, place, player): a retry never pays twice),
     which leaves the pool at zero; the tournament is finished and, after the commit, the
     winner is moved off the last table, which is left empty."""
     winner.place = winner.last_place = 1
@@ -549,7 +596,8 @@ def _finish(tournament: Tournament, winner: Entry, entries: Sequence[Entry], tab
         ],
     )
     pool_account = tournament_accounts(tournament)["pool"]
-    transfers, events = _overlay(tournament, pool.overlay, pool_account.pk), []
+    transfers = _overlay(tournament, pool.overlay, pool_account.pk)
+    events: list[TournamentEvent] = []
     for entry in ranked:
         entry.prize = won.get(entry.player_id, 0)
         if not entry.prize:
@@ -571,12 +619,22 @@ def _finish(tournament: Tournament, winner: Entry, entries: Sequence[Entry], tab
         events.append(
             PrizePaid(user_id=entry.player_id, place=entry.place or 0, amount=entry.prize)
         )
+    # The winner's own bounty, and any a bust named nobody for: the account ends at zero.
+    left = sum(e.bounty for e in entries) - sum(e.bounties_won for e in entries)
+    if left:
+        transfers.append(
+            _bounty_transfer(tournament, winner.player_id, winner.player_id, left, None)
+        )
+        winner.bounties_won += left
+        events.append(
+            BountyPaid(user_id=winner.player_id, busted=winner.player_id, amount=left, hand=None)
+        )
     if transfers:
         ledger_post_transfers_in_transaction(transfers=transfers)
     now = timezone.now()
     for entry in ranked:
         entry.ended_at = now
-    Entry.objects.bulk_update(ranked, ["prize", "ended_at"])
+    Entry.objects.bulk_update(ranked, ["prize", "ended_at", "bounties_won"])
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])

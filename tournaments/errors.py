@@ -39,9 +39,3 @@ class TournamentNotFinished(Conflict):
 
     default_code = "tournament_not_finished"
 
-
-class TournamentUnsupported(DomainError):
-    """A structure the director cannot play yet (a bounty): it is not started (staff
-    cancel it with full refunds)."""
-
-    default_code = "tournament_unsupported"

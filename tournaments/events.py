@@ -4,8 +4,8 @@ Frozen, keyword-only dataclasses, one per type (the class name is the stored ``t
 written by :func:`tournaments.services` only, hash-chained by the store like table
 streams and checked by ``verify_event_store`` through :func:`tournament_event_problem`.
 Play adds the director's events (``tournaments.director``): started (the seat draw),
-busted (with the places), player moved, table broken, final table formed, prize paid,
-finished.
+busted (with the places), bounty paid, player moved, table broken, final table formed,
+prize paid, finished.
 """
 
 from __future__ import annotations
@@ -149,6 +149,18 @@ class PrizePaid(TournamentEvent):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class BountyPaid(TournamentEvent):
+    """``amount`` from the bounty account to the player's cash for busting ``busted`` in
+    ``hand`` (a share of the bounty on a split pot); at the finish, the winner's own
+    bounty to the winner (``busted`` == ``user_id``, ``hand`` null)."""
+
+    user_id: int
+    busted: int
+    amount: int
+    hand: int | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class TournamentFinished(TournamentEvent):
     """One player left: the winner (place 1); ``prize_pool`` paid out whole."""
 
@@ -169,6 +181,7 @@ EVENT_TYPES: dict[str, type[TournamentEvent]] = {
         TableBroken,
         FinalTableFormed,
         PrizePaid,
+        BountyPaid,
         TournamentFinished,
     )
 }

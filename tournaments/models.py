@@ -137,6 +137,9 @@ class Entry(models.Model):
     place = models.PositiveIntegerField(null=True, blank=True)
     last_place = models.PositiveIntegerField(null=True, blank=True)
     prize = models.BigIntegerField(null=True, blank=True)
+    # The bounties paid to the player: one for each player they busted (a share of it on
+    # a split pot), and the winner's own at the finish.
+    bounties_won = models.BigIntegerField(default=0)
     registered_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

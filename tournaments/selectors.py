@@ -139,6 +139,21 @@ def _level(tournament: Tournament) -> dict[str, Any] | None:
     }
 
 
+def _break(tournament: Tournament) -> dict[str, Any] | None:
+    """The break the running tournament's clock is on (no table deals a new hand until
+    ``ends_at``), or null."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    clock = tournament_clock(tournament)
+    if clock.on_break is None:
+        return None
+    return {
+        "after_level": clock.on_break.after_level,
+        "minutes": clock.on_break.minutes,
+        "ends_at": clock.ends_at,
+    }
+
+
 def _tables(tournament: Tournament) -> tuple[list[dict[str, Any]], dict[int, Seat]]:
     """The tournament's tables with their seats, and each seated player's seat."""
     seats = list(
@@ -163,7 +178,7 @@ def _chips(tournament: Tournament, entry: Entry) -> int:
 def tournament_detail(*, tournament: Tournament, viewer_id: int | None) -> dict[str, Any]:
     """The tournament page's data; ``you`` is the viewer's place in it, or None. Standings:
     the players in play by chips (most first), then the placed by place; chips are as of
-    each player's last hand end."""
+    each player's last hand end; ``bounties_won``: the bounties paid to each so far."""
     (row,) = tournament_rows(tournament_lobby().filter(pk=tournament.pk))
     live = list(
         Entry.objects.filter(tournament=tournament, status=Entry.Status.REGISTERED)
@@ -191,6 +206,7 @@ def tournament_detail(*, tournament: Tournament, viewer_id: int | None) -> dict[
         "players_left": sum(1 for e in live if e.place is None),
         "payouts": projected_payouts(row["prize_pool"], tournament.payouts),
         "level": _level(tournament),
+        "on_break": _break(tournament),
         "tables": tables,
         "standings": [
             {
@@ -198,6 +214,7 @@ def tournament_detail(*, tournament: Tournament, viewer_id: int | None) -> dict[
                 "chips": _chips(tournament, e),
                 "place": e.place,
                 "prize": e.prize,
+                "bounties_won": e.bounties_won,
             }
             for e in standings
         ],
@@ -209,5 +226,6 @@ def tournament_detail(*, tournament: Tournament, viewer_id: int | None) -> dict[
             "chips": _chips(tournament, mine),
             "place": mine.place,
             "prize": mine.prize,
+            "bounties_won": mine.bounties_won,
         },
     }

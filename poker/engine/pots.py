@@ -10,6 +10,7 @@ without a winner (pokerkit would burn it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -106,3 +107,23 @@ def split_pot(amount: int, winners: tuple[int, ...]) -> tuple[int, ...]:
     """
     share, odd = divmod(amount, len(winners))
     return tuple(share + (1 if k < odd else 0) for k in range(len(winners)))
+
+
+def knocked_out_by(
+    pots: tuple[Pot, ...], winners: Mapping[int, tuple[int, ...]], player: int
+) -> tuple[int, ...]:
+    """Who busted ``player`` (left with no chips): the winners of the last (highest) pot
+    awarded that ``player`` was eligible for -- the pot that took their last chips, as
+    rooms pay a knockout -- in their split order; ``winners`` maps each awarded pot's
+    index to its winners. Empty when no pot they were eligible for was awarded.
+
+    >>> pots = (Pot(300, (0, 1, 2)), Pot(400, (1, 2)))
+    >>> knocked_out_by(pots, {0: (0,), 1: (2,)}, 1)
+    (2,)
+    >>> knocked_out_by(pots, {0: (0, 2), 1: (2,)}, 1)
+    (2,)
+    >>> knocked_out_by((Pot(300, (0, 1, 2)),), {0: (0, 2)}, 1)
+    (0, 2)
+    """
+    eligible = [k for k, pot in enumerate(pots) if player in pot.eligible and k in winners]
+    return winners[eligible[-1]] if eligible else ()

@@ -48,14 +48,16 @@ class FakeDirector:
     def __init__(self):
         self.level = Level(small_blind=50, big_blind=100)
         self.finished = []
+        self.knockouts = []  # of each hand: who busted each busted player
         self.held = set()  # the tables it holds from dealing
         self.asked = []
 
     def level_of(self, tournament_id):
         return self.level
 
-    def hand_finished(self, table_id, hand_id, stacks, busted):
+    def hand_finished(self, table_id, hand_id, stacks, busted, knockouts):
         self.finished.append((table_id, hand_id, dict(stacks), list(busted)))
+        self.knockouts.append(dict(knockouts))
 
     def may_deal(self, tournament_id, table_id):
         self.asked.append((tournament_id, table_id))
@@ -224,7 +226,9 @@ def test_chips_are_conserved_and_move_no_money(director, player):
     assert not Account.objects.filter(owner_ref__startswith=f"table:{t.pk}:").exists()
 
 
-def test_a_busted_player_leaves_the_table_and_the_tournament_hears_of_it(director, player):
+def test_a_busted_player_leaves_the_table_and_the_tournament_hears_who_busted_them(
+    director, player
+):
     t = _t_table()
     short, deep = player(), player()
     _seat(t, short, 1, 150)
@@ -246,6 +250,8 @@ def test_a_busted_player_leaves_the_table_and_the_tournament_hears_of_it(directo
     assert survivor.chips == 10_150
     table_id, hand_id, stacks, out = director.finished[-1]
     assert (table_id, out, stacks[busted]) == (t.pk, [busted], 0)
+    assert director.knockouts[-1] == {busted: (survivor.player_id,)}
+    assert all(k == {} for k in director.knockouts[:-1])  # no bust: nobody named
     assert Event.objects.filter(
         stream=t.stream, type="PlayerBusted", payload__user_id=busted, payload__hand=hand_id
     ).exists()

@@ -136,10 +136,11 @@ def test_registering_over_the_api_pays_and_shows_you_in_the_standings(
     assert shown["prize_pool"] == 1_000  # the guarantee, above the 800 paid in
     assert shown["payouts"] == {"1": 650, "2": 350}
     assert shown["standings"] == [
-        {"username": player_client.user.username, "chips": 1_500, "place": None, "prize": None}
-    ]
+        {"username": player_client.user.username, "chips": 1_500, "place": None, "prize": None,
+         "bounties_won": 0}
+    ]  # fmt: skip
     assert shown["you"] == {"table": None, "seat": None, "chips": 1_500, "place": None,
-                            "prize": None}  # fmt: skip
+                            "prize": None, "bounties_won": 0}  # fmt: skip
     assert cash(player_client.user) == 5_000 - 1_100
     assert player_client.get(url).json() == shown
 

@@ -158,7 +158,7 @@ def _end_hand(capture, table_id, busted=()):
     Table.objects.filter(pk=table_id).update(version=F("version") + 1)
     hand = next(_hands)
     with capture(execute=True), transaction.atomic():
-        hand_finished(table_id, hand, stacks, list(busted))
+        hand_finished(table_id, hand, stacks, list(busted), {})
     return hand
 
 

@@ -27,8 +27,8 @@ from tests.support.tournaments import (
     records,
     tournament_balances,
 )
-from tournaments.director import hand_finished, tournament_start, tournaments_start_due
-from tournaments.errors import RegistrationClosed, TournamentStarted, TournamentUnsupported
+from tournaments.director import hand_finished, tournaments_start_due
+from tournaments.errors import RegistrationClosed, TournamentStarted
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import tournament_detail
 from tournaments.services import tournament_register, tournament_unregister
@@ -172,6 +172,7 @@ def test_the_detail_shows_the_level_the_tables_and_the_standings_in_play(started
         "chips": tournament.starting_stack,
         "place": None,
         "prize": None,
+        "bounties_won": 0,
     }
 
 
@@ -184,7 +185,7 @@ def test_of_two_busting_in_one_hand_the_larger_starting_stack_places_higher(star
     stacks = {a.pk: 0, b.pk: 0, **{p.pk: 1_500 for p in rest}}
 
     with transaction.atomic():
-        hand_finished(table.pk, 1, stacks, [a.pk, b.pk])
+        hand_finished(table.pk, 1, stacks, [a.pk, b.pk], {})
 
     places = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "place"))
     assert places[a.pk] == 6 and places[b.pk] == 5
@@ -200,7 +201,9 @@ def test_busting_with_equal_starting_stacks_in_one_hand_shares_the_places(starte
     a, b, *rest = players
 
     with transaction.atomic():
-        hand_finished(table.pk, 1, {a.pk: 0, b.pk: 0, **{p.pk: 2_250 for p in rest}}, [a.pk, b.pk])
+        hand_finished(
+            table.pk, 1, {a.pk: 0, b.pk: 0, **{p.pk: 2_250 for p in rest}}, [a.pk, b.pk], {}
+        )
 
     rows = Entry.objects.filter(player__in=[a, b]).values_list("place", "last_place")
     assert list(rows) == [(5, 6), (5, 6)]
@@ -247,7 +250,7 @@ def test_the_house_pays_a_guarantees_overlay_into_the_pool_which_ends_at_zero(
         left = players[out + 1 :]
         stacks = {players[out].pk: 0, **{p.pk: 9_000 // len(left) for p in left}}
         with transaction.atomic():
-            hand_finished(table.pk, out + 1, stacks, [players[out].pk])
+            hand_finished(table.pk, out + 1, stacks, [players[out].pk], {})
 
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
@@ -257,20 +260,6 @@ def test_the_house_pays_a_guarantees_overlay_into_the_pool_which_ends_at_zero(
     assert house_before - house.balance == 4_000
     assert tournament_balances(tournament)[AccountKind.TOURNAMENT_POOL] == 0
     assert ledger_audit().ok
-
-
-def test_a_bounty_sit_and_go_is_not_started_and_nothing_moves(make_tournament, funded):
-    tournament = make_tournament(bounty=200, levels=HAND_LEVELS)
-    for player in [funded() for _ in range(6)]:
-        tournament_register(tournament_id=tournament.pk, player=player)
-    before = records()
-
-    with pytest.raises(TournamentUnsupported):
-        tournament_start(tournament_id=tournament.pk)
-
-    assert records() == before
-    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.REGISTERING
-    assert not Table.objects.filter(tournament_id=tournament.pk).exists()
 
 
 def test_the_rest_detail_of_a_running_sit_and_go_shows_the_level_tables_standings_and_you(

@@ -159,6 +159,12 @@ class LevelStateSerializer(serializers.Serializer):  # type: ignore[type-arg]  #
     hands_left = serializers.IntegerField(allow_null=True)
 
 
+class BreakStateSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
+    after_level = serializers.IntegerField()
+    minutes = serializers.IntegerField()
+    ends_at = serializers.DateTimeField()
+
+
 class TableSeatSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
     seat = serializers.IntegerField()
     username = serializers.CharField()
@@ -175,6 +181,10 @@ class StandingSerializer(serializers.Serializer):  # type: ignore[type-arg]  # d
     chips = serializers.IntegerField()
     place = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(allow_null=True)
+    bounties_won = serializers.IntegerField(
+        help_text="Minor units: the bounties paid to the player so far (one per player they "
+        "busted, a share on a split pot; the winner's own at the finish)."
+    )
 
 
 class TournamentYouSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
@@ -183,6 +193,10 @@ class TournamentYouSerializer(serializers.Serializer):  # type: ignore[type-arg]
     chips = serializers.IntegerField()
     place = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(allow_null=True)
+    bounties_won = serializers.IntegerField(
+        help_text="Minor units: the bounties paid to the player so far (one per player they "
+        "busted, a share on a split pot; the winner's own at the finish)."
+    )
 
 
 class StoredLevelSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-stubs: generic in the instance
@@ -215,6 +229,10 @@ class TournamentSerializer(LobbyRowSerializer):
         "the room's default table decides at the start.",
     )
     level = LevelStateSerializer(allow_null=True, help_text="Null before the start.")
+    on_break = BreakStateSerializer(
+        allow_null=True,
+        help_text="The break the clock is on (no table deals a new hand until ends_at), or null.",
+    )
     tables = TournamentTableSerializer(many=True)
     standings = StandingSerializer(many=True)
     you = TournamentYouSerializer(allow_null=True, help_text="Your entry, or null.")

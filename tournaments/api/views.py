@@ -76,12 +76,20 @@ _TOURNAMENT = {
     "players_left": 2,
     "payouts": {"1": 1040, "2": 560},
     "level": None,
+    "on_break": None,
     "tables": [],
     "standings": [
-        {"username": "ann", "chips": 1500, "place": None, "prize": None},
-        {"username": "bob", "chips": 1500, "place": None, "prize": None},
+        {"username": "ann", "chips": 1500, "place": None, "prize": None, "bounties_won": 0},
+        {"username": "bob", "chips": 1500, "place": None, "prize": None, "bounties_won": 0},
     ],
-    "you": {"table": None, "seat": None, "chips": 1500, "place": None, "prize": None},
+    "you": {
+        "table": None,
+        "seat": None,
+        "chips": 1500,
+        "place": None,
+        "prize": None,
+        "bounties_won": 0,
+    },
 }
 
 

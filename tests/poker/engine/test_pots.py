@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from poker.engine.game import Pot, PotAwarded, UncalledBetReturned
-from poker.engine.pots import split_pot
+from poker.engine.pots import knocked_out_by, split_pot
 from tests.poker.engine.engine_helpers import config, script, started
 
 
@@ -59,3 +59,31 @@ def test_odd_chips_go_one_each_to_winners_from_the_left_of_the_button() -> None:
     assert split_pot(11, (1, 2, 4)) == (4, 4, 3)
     assert split_pot(10, (3, 5)) == (5, 5)
     assert split_pot(7, (6,)) == (7,)
+
+
+def _winners(events) -> dict[int, tuple[int, ...]]:
+    return {e.pot: e.winners for e in events if type(e) is PotAwarded}
+
+
+def _all_in_three_ways(holes: tuple[str, str, str], board: tuple[str, str, str]):
+    """Player 0 all in for 300, players 1 and 2 for 1,000, shown down on ``board``."""
+    state, _ = started(config((300, 1000, 1000)), *holes)
+    state, _ = script(state, "2 raise 1000", "0 call", "1 call")
+    return script(state, "2 show", "0 show", "1 show", *(f"board {b}" for b in board))
+
+
+def test_a_bust_is_credited_to_the_winners_of_the_highest_pot_the_player_was_eligible_for() -> None:
+    state, events = _all_in_three_ways(("AsAd", "KsKd", "QsQd"), ("2c7h9d", "3c", "4h"))
+    assert state.stacks == (900, 1400, 0)
+    # Player 2 lost the main pot to 0 and the side pot to 1: the side pot busted them.
+    assert knocked_out_by(state.pots, _winners(events), 2) == (1,)
+
+
+def test_a_split_pot_that_busts_a_player_names_every_winner_in_split_order() -> None:
+    state, events = _all_in_three_ways(("2c3d", "AsKd", "AdKs"), ("QhJc9d", "Ts", "5c"))
+    assert state.stacks == (0, 1150, 1150)
+    assert knocked_out_by(state.pots, _winners(events), 0) == (1, 2)
+
+
+def test_no_knocker_is_named_for_a_player_eligible_for_no_awarded_pot() -> None:
+    assert knocked_out_by((Pot(300, (0, 1)),), {}, 0) == ()
