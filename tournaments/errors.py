@@ -38,4 +38,3 @@ class TournamentNotFinished(Conflict):
     """What exists only once the tournament has finished (its summary) was asked before."""
 
     default_code = "tournament_not_finished"
-

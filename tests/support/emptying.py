@@ -89,9 +89,8 @@ def _holding(connection: Any) -> set[str]:
 @contextmanager
 def module_data(alias: str = "default") -> Iterator[None]:
     """Around a module-scoped fixture that commits its data: afterwards the tables that
-    were empty before it are emptied (sequences kept, as :func:`empty_after_module`), and
-    the rows the migrations shipped (the structure templates) stay, which a flush would
-    take from the modules after it (PostgreSQL, as the suite)."""
+    were empty before it are emptied (sequences kept, as :func:`empty_after_module`),
+    and nothing else: no flush, no ``post_migrate`` (PostgreSQL, as the suite)."""
     connection = connections[alias]
     before = _holding(connection)
     yield
