@@ -266,19 +266,32 @@ def test_an_all_in_run_out_shows_main_and_side_pots_and_deals_a_street_at_a_time
             table_act(table_id=t.pk, player_id=actor.pk, action="raise" if shove else "call",
                       amount=legal["max_to"] if shove else None, key=key(),
                       actor=actor_for(actor))  # fmt: skip
-        pots = {}
+        pots, won = {}, {}
         for event in Event.objects.filter(stream=f"hand-{hand_id}", type="PotAwarded"):
             pot = event.payload.get("pot", 0)
             pots[pot] = pots.get(pot, 0) + sum(event.payload["amounts"])
+            for seat, amount in zip(
+                event.payload["winners"], event.payload["amounts"], strict=True
+            ):
+                won[seat] = won.get(seat, 0) + amount
         assert sorted(pots) == [0, 1], pots
+        # The stacks after the hand, and as they stood all-in (what each wins not yet in).
+        after = {
+            row["seat"]: row["stack"] for row in table_view(table_id=t.pk, viewer_id=None)["seats"]
+        }
+        all_in = {seat: stack - won.get(seat, 0) for seat, stack in after.items()}
+        assert all_in != after
 
         board = page.get_by_test_id("board")
         expect(page.get_by_test_id("pot-0")).to_have_text(f"Main {pots[0]:,}")
         expect(page.get_by_test_id("pot-1")).to_have_text(f"Side 1 {pots[1]:,}")
         expect(board).to_have_attribute("data-cards", re.compile(r"^(..){3}$"))
         page.screenshot(path=str(ARTIFACTS / "runout-flop-390.png"), full_page=True)
-        # Nothing says who won before the river: not the felt, not the log.
+        # Nothing says who won before the river: not the felt, not the stacks, not the log.
         expect(page.get_by_test_id("result")).to_have_count(0)
+        for seat, stack in all_in.items():
+            expect(page.get_by_test_id(f"seat-{seat}")).to_have_attribute("data-stack", str(stack))
+            expect(page.get_by_test_id(f"seat-{seat}-stack")).to_have_text(f"{stack:,}")
         expect(page.get_by_test_id("log").locator("li").last).to_have_text(
             re.compile(r"^Board: \S+ \S+ \S+$")
         )
@@ -286,4 +299,6 @@ def test_an_all_in_run_out_shows_main_and_side_pots_and_deals_a_street_at_a_time
         expect(board).to_have_attribute("data-cards", re.compile(r"^(..){5}$"))
         expect(page.get_by_test_id("result").first).to_contain_text("wins")
         expect(page.get_by_test_id("last-hand")).to_be_visible()
+        for seat, stack in after.items():
+            expect(page.get_by_test_id(f"seat-{seat}")).to_have_attribute("data-stack", str(stack))
         page.screenshot(path=str(ARTIFACTS / "runout-result-390.png"), full_page=True)
