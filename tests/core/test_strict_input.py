@@ -111,14 +111,14 @@ def test_an_unknown_body_field_is_refused_by_every_post_endpoint(world, api_clie
     assert _counts() == before
 
 
-def _required_field_cases() -> list[Any]:
-    """(method, path, the schema's example body, a required field) for every operation
-    whose request body names required fields, read from the served schema."""
+def _bodies() -> list[tuple[str, str, dict[str, Any], dict[str, Any]]]:
+    """(method, path, the schema's example body, the body's schema) of every operation
+    that takes a JSON body, read from the served schema."""
     from drf_spectacular.generators import SchemaGenerator
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
     components = schema["components"]["schemas"]
-    cases = []
+    bodies = []
     for path, operations in schema["paths"].items():
         if path.startswith("/api/v1/payments/webhooks/"):
             continue  # the gateway's signed event: its signature is checked before its fields
@@ -130,11 +130,53 @@ def _required_field_cases() -> list[Any]:
             if "$ref" in body_schema:
                 body_schema = components[body_schema["$ref"].rsplit("/", 1)[-1]]
             (example, *_) = content["application/json"].get("examples", {}).values()
-            for field in body_schema.get("required", []):
+            bodies.append((method, path, example["value"], body_schema))
+    return bodies
+
+
+def _required_field_cases() -> list[Any]:
+    """(method, path, example, a field the body's schema calls required)."""
+    return [
+        pytest.param(method, path, example, field, id=f"{path} -{field}")
+        for method, path, example, body_schema in _bodies()
+        for field in body_schema.get("required", [])
+    ]
+
+
+#: A JSON value of another type than the schema's, which no lenient parsing may take for
+#: one of the right type ("7" for 7, 0 for "0", "true" for true).
+_WRONG_TYPE = {"string": 0, "integer": "7", "boolean": "true"}
+
+
+def _wrong_type_cases() -> list[Any]:
+    """(method, path, example, a top-level field of the example, a value of another type)."""
+    cases = []
+    for method, path, example, body_schema in _bodies():
+        for field, spec in body_schema.get("properties", {}).items():
+            kinds = {b.get("type") for b in spec.get("anyOf", spec.get("oneOf", [spec]))}
+            kind = kinds.pop() if len(kinds) == 1 else None  # a text that may be blank: anyOf
+            if field in example and kind in _WRONG_TYPE:
+                wrong = _WRONG_TYPE[kind]
                 cases.append(
-                    pytest.param(method, path, example["value"], field, id=f"{path} -{field}")
+                    pytest.param(
+                        method, path, example, field, wrong, id=f"{path} {field}={wrong!r}"
+                    )
                 )
     return cases
+
+
+def _answer_of_either_role(world, api_client, method, path, url, body):
+    """The answer of the role that may call the operation (a player's, else staff's)."""
+    clients = (
+        [api_client] if path.startswith("/api/v1/auth/") else [world["player"], world["staff"]]
+    )
+    for client in clients:
+        response = getattr(client, method)(
+            url, body, format="json", HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex
+        )
+        if response.status_code not in (403, 404):  # not this role's: the other one's
+            break
+    return response
 
 
 @pytest.fixture
@@ -170,16 +212,24 @@ def test_a_body_missing_a_required_field_is_refused_by_every_operation(
     # (never read the omission as null or a default), whoever may call the operation.
     url = path.format(**everything)
     body = {name: value for name, value in example.items() if name != field}
-    clients = (
-        [api_client] if path.startswith("/api/v1/auth/") else [world["player"], world["staff"]]
-    )
     before = _counts()
-    for client in clients:
-        response = getattr(client, method)(
-            url, body, format="json", HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex
-        )
-        if response.status_code not in (403, 404):  # not this role's: the other one's
-            break
+    response = _answer_of_either_role(world, api_client, method, path, url, body)
+    assert response.status_code == 400, (url, body, response.content)
+    error = response.json()
+    assert set(error) == {"code", "message", "extra"}, error
+    assert field in error["message"], error
+    assert _counts() == before
+
+
+@pytest.mark.parametrize(("method", "path", "example", "field", "wrong"), _wrong_type_cases())
+def test_a_body_field_of_another_json_type_is_refused_by_every_operation(
+    world, everything, api_client, method, path, example, field, wrong
+):
+    # The schema's own example with one field of the wrong JSON type: refused, not coerced.
+    url = path.format(**everything)
+    body = {**example, field: wrong}
+    before = _counts()
+    response = _answer_of_either_role(world, api_client, method, path, url, body)
     assert response.status_code == 400, (url, body, response.content)
     error = response.json()
     assert set(error) == {"code", "message", "extra"}, error
