@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from core.errors import InvalidRequest
 from core.idempotency import KEY_REUSED, idempotency_uuid, idempotent
-from core.serializers import StrictSerializer
+from core.serializers import StrictCharField, StrictSerializer
 from wallet import selectors
 from wallet.api import E400_IDEMPOTENCY, E409_IDEMPOTENCY, IDEMPOTENCY_PARAMETER, _error
 from wallet.kyc import kyc_status_of, kyc_submit
@@ -48,7 +48,7 @@ class KycSerializer(serializers.Serializer):  # type: ignore[type-arg]  # drf-st
 
 
 class KycSubmitSerializer(StrictSerializer):
-    note = serializers.CharField(
+    note = StrictCharField(
         required=False, allow_blank=True, max_length=2000, help_text="A note for the reviewer."
     )
 

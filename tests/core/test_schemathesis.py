@@ -6,9 +6,11 @@ Redis. Schemathesis reads the served schema and fuzzes every operation (all phas
 stateful one following the links it infers between operations; all checks: no server
 error, documented statuses and content types, response bodies matching their schemas,
 schema-valid input accepted and schema-invalid input refused), a bounded number of
-examples per operation, as a player and (in a test of its own) as staff, on seeded data that lets each
-operation reach its core (a hand, a withdrawal, a fraud case...: see the seed below). It
-must report zero failures, and the ledger audit and the event-store verification must then
+examples per operation, as a player and (in a test of its own) as staff, on seeded data
+that lets each operation reach its core (a hand, a withdrawal, a fraud case, an export...:
+see the seed below), each request with an idempotency key of its own (``schemathesis_hooks``:
+a reused key is refused 409 before the body is read, which hid how bodies were handled).
+It must report zero failures, and the ledger audit and the event-store verification must then
 be clean on that database.
 """
 
@@ -35,10 +37,10 @@ SEED = 20261124  # reproducible: a failure here fails the same way again
 # or a refusal: a table with all ten seats the schema allows (at a smaller one a higher
 # seat is refused, 400 invalid_seat, a limit the schema cannot express), a finished hand
 # the player played, a pending withdrawal of a player with real money and verified KYC, a
-# fraud case, a tournament open for registration, and the gateway whose webhook the API
-# serves. Each role has a user of its own for the time-out and the self-exclusion: either
-# locks its user out of play for the rest of the run, which would leave the table commands
-# nothing but 403.
+# fraud case, a tournament open for registration, the player's finished export, and the
+# gateway whose webhook the API serves. Each role has a user of its own for the time-out
+# and the self-exclusion: either locks its user out of play for the rest of the run, which
+# would leave the table commands nothing but 403.
 _SEED_SCRIPT = """
 import uuid
 from django.contrib.auth import get_user_model
@@ -46,7 +48,10 @@ from django.contrib.auth.models import Group
 from rest_framework.authtoken.models import Token
 from core.services import user_register
 from fraud.models import Case
+from handhistory.export_jobs import export_job_run
+from handhistory.exports.filters import ExportFilters
 from handhistory.models import Hand
+from handhistory.services import export_job_create
 from handhistory.store import Actor
 from ledger.models import AccountKind
 from ledger.services import ledger_account_open, ledger_transfer
@@ -91,6 +96,8 @@ hand = Hand.objects.get(pk=Table.objects.get(pk=duel.pk).current_hand_id)
 actor = hand.player_ids[legal_actions(hand_state(hand)[0]).actor]
 table_act(table_id=duel.pk, player_id=actor, action="fold", key="fold",
           actor=Actor(kind="player", user_id=actor))
+export, _ = export_job_create(requester=player, fmt="phh", filters=ExportFilters())
+export_job_run(job_id=export.pk)
 case = Case.objects.create(subject=f"pair:{player.pk}-{rival.pk}", kinds=["chip_dumping"], score=5.0)
 case.players.add(player, rival)
 tournament = tournament_create(
@@ -101,7 +108,7 @@ tournament = tournament_create(
     rebuy=None, add_on=None, guarantee=0, payouts=None, action_seconds=30,
 )
 tokens = (Token.objects.create(user=u).key for u in (player, staff, restricted, restricted_too))
-print(table.pk, hand.pk, withdrawal.pk, case.pk, tournament.pk, *tokens)
+print(table.pk, hand.pk, withdrawal.pk, case.pk, tournament.pk, export.pk, *tokens)
 """
 
 #: The operations that lock their user out of play (see the seed).
@@ -121,7 +128,7 @@ def live_api():
 def _config(tmp_path: Path, seeded: list[str], token: str, restricted: str) -> Path:
     """The run's configuration: the checked-in one, the role's token, and the seeded
     ids for every path parameter."""
-    table_id, hand_id, withdrawal_id, case_id, tournament_id = seeded
+    table_id, hand_id, withdrawal_id, case_id, tournament_id, job_id = seeded
     config = tmp_path / f"schemathesis-{token[:8]}.toml"
     config.write_text(
         f'headers = {{ Authorization = "Token {token}" }}\n'
@@ -132,10 +139,18 @@ def _config(tmp_path: Path, seeded: list[str], token: str, restricted: str) -> P
         f"[parameters]\n"
         f'"path.table_id" = {table_id}\n"path.hand_id" = {hand_id}\n'
         f'"path.id" = "{withdrawal_id}"\n"path.case_id" = {case_id}\n'
-        f'"path.tournament_id" = {tournament_id}\n'
+        f'"path.tournament_id" = {tournament_id}\n"path.job_id" = {job_id}\n'
         f'"path.gateway" = "test"\n'
     )
     return config
+
+
+#: The fuzzer's process, with our hooks (a fresh idempotency key for each request).
+_HOOKED = {
+    **os.environ,
+    "SCHEMATHESIS_HOOKS": "tests.core.schemathesis_hooks",
+    "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+}
 
 
 def _fuzz(api: LiveApi, config: Path, tmp_path: Path, who: str) -> None:
@@ -150,7 +165,7 @@ def _fuzz(api: LiveApi, config: Path, tmp_path: Path, who: str) -> None:
                 "--no-color", "--output-truncate", "false",
                 "--request-timeout", "30",
             ],
-            cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT, timeout=900,
+            cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT, timeout=900, env=_HOOKED,
         )  # fmt: skip
     text = report.read_text()
     assert result.returncode == 0, f"schemathesis as {who} failed:\n{text[-20000:]}"
@@ -167,7 +182,7 @@ ROLES = {"player": (0, 2), "staff": (1, 3)}
 def test_the_api_matches_its_openapi_schema_for_each_role(live_api, tmp_path, who):
     seeded = live_api.manage("shell", "-c", _SEED_SCRIPT)
     assert seeded.returncode == 0, seeded.stderr
-    *ids, player, staff, restricted, restricted_too = seeded.stdout.split()[-9:]
+    *ids, player, staff, restricted, restricted_too = seeded.stdout.split()[-10:]
     tokens = (player, staff, restricted, restricted_too)
     own, locked_out = (tokens[i] for i in ROLES[who])
     live_api.start()

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from handhistory.models import Event
+from handhistory.models import Event, Hand
 from poker.commands.play import table_act
 from poker.models import Seat, Table
 from poker.selectors import table_view
@@ -239,8 +239,8 @@ def test_the_page_shows_the_next_deals_commitment_before_the_hand(table, player,
         page.screenshot(path=str(ARTIFACTS / "commitment-360.png"), full_page=True)
 
 
-#: Records, in the page, each board it draws: its cards, how many results the felt shows
-#: and the log's last line at that moment.
+#: Records, in the page, each board it draws: its cards, how many results the felt shows,
+#: the log's last line and each seat's stack at that moment.
 _RECORD_STREETS = """() => {
   window.__streets = [];
   const look = () => {
@@ -249,10 +249,16 @@ _RECORD_STREETS = """() => {
     const last = window.__streets[window.__streets.length - 1];
     if (last && last.cards === cards) return;
     const lines = document.querySelectorAll("[data-testid=log] li");
+    const stacks = {};
+    for (const seat of document.querySelectorAll("[data-testid^=seat-][data-stack]")) {
+      if (!seat.getAttribute("data-player")) continue;  // an empty seat
+      stacks[seat.getAttribute("data-testid").slice(5)] = Number(seat.getAttribute("data-stack"));
+    }
     window.__streets.push({
       cards,
       results: document.querySelectorAll("[data-testid=result]").length,
       log: lines.length ? lines[lines.length - 1].textContent.trim() : "",
+      stacks,
     });
   };
   new MutationObserver(look).observe(document.body, {
@@ -290,11 +296,22 @@ def test_an_all_in_run_out_shows_main_and_side_pots_and_deals_a_street_at_a_time
             table_act(table_id=t.pk, player_id=actor.pk, action="raise" if shove else "call",
                       amount=legal["max_to"] if shove else None, key=key(),
                       actor=actor_for(actor))  # fmt: skip
-        pots = {}
+        pots, won = {}, {}
+        seat_of = Hand.objects.get(pk=hand_id).seat_numbers  # the events name engine indices
         for event in Event.objects.filter(stream=f"hand-{hand_id}", type="PotAwarded"):
             pot = event.payload.get("pot", 0)
             pots[pot] = pots.get(pot, 0) + sum(event.payload["amounts"])
+            for index, amount in zip(
+                event.payload["winners"], event.payload["amounts"], strict=True
+            ):
+                won[seat_of[index]] = won.get(seat_of[index], 0) + amount
         assert sorted(pots) == [0, 1], pots
+        # The stacks after the hand, and as they stood all-in (what each wins not yet in).
+        after = {
+            row["seat"]: row["stack"] for row in table_view(table_id=t.pk, viewer_id=None)["seats"]
+        }
+        all_in = {seat: stack - won.get(seat, 0) for seat, stack in after.items()}
+        assert all_in != after
 
         board = page.get_by_test_id("board")
         expect(page.get_by_test_id("pot-0")).to_have_text(f"Main {pots[0]:,}")
@@ -308,7 +325,11 @@ def test_an_all_in_run_out_shows_main_and_side_pots_and_deals_a_street_at_a_time
         assert [len(s["cards"]) // 2 for s in shown][:3] == [3, 4, 5], shown
         for street in shown[:2]:
             assert street["results"] == 0, shown
+            # The stacks too: each seat shows what it went all in with, not what it wins.
+            assert {int(k): v for k, v in street["stacks"].items()} == all_in, shown
             dealt = len(street["cards"]) // 2
             assert re.fullmatch(rf"Board:( \S+){{{dealt}}}", street["log"]), shown
         expect(page.get_by_test_id("last-hand")).to_be_visible()
+        for seat, stack in after.items():
+            expect(page.get_by_test_id(f"seat-{seat}")).to_have_attribute("data-stack", str(stack))
         page.screenshot(path=str(ARTIFACTS / "runout-result-390.png"), full_page=True)

@@ -239,7 +239,7 @@
     for (let number = 1; number <= count; number++) {
       const index = (number - anchor + count) % count;
       const pos = seatPosition(index, count);
-      const row = seatRow(number);
+      const row = shownRow(seatRow(number));
       const classes = ["seat"];
       if (!row) classes.push("empty");
       if (row && me && row.seat === me.seat) classes.push("me");
@@ -380,6 +380,17 @@
     return { board, pots: r.pots };
   }
 
+  /** A seat as the felt shows it: during a run-out, without what it wins and in the state
+   * it went all-in in (the result, busted players included, waits for the last street). */
+  function shownRow(row) {
+    if (!row || !runningOut()) return row;
+    const before = S.runout.rows[row.seat];
+    const same = before && rowUserId(before) === rowUserId(row);
+    const stack = row.stack - (S.runout.won[row.seat] || 0);
+    const was = same ? { state: before.state, folded: before.folded, all_in: before.all_in || (before.in_hand && !before.folded && stack === 0) } : {};
+    return Object.assign({}, row, was, { stack, bet: 0 });
+  }
+
   /** Hand events of one update that end a hand with board dealt after the last decision
    * (everyone all-in): the index of that decision and the streets after it, else null. */
   const DECISIONS = new Set(["PlayerFolded", "PlayerChecked", "PlayerCalled", "BetPlaced", "RaisedTo"]);
@@ -406,14 +417,23 @@
       handEvent(handId, ev);
     });
     if (!found) return;
+    // The pots at stake; what each seat wins, kept off its stack until the result is shown;
+    // and the seats as they were before this update (all-in, not yet out of chips).
     const pots = [];
+    const won = {};
     for (const ev of events.slice(found.last + 1)) {
       if (ev.type !== "PotAwarded") continue;
-      pots[ev.pot || 0] = (pots[ev.pot || 0] || 0) + (ev.amounts || []).reduce((a, b) => a + b, 0);
+      (ev.winners || []).forEach((seat, i) => {
+        const amount = (ev.amounts || [])[i] || 0;
+        pots[ev.pot || 0] = (pots[ev.pot || 0] || 0) + amount;
+        won[seat] = (won[seat] || 0) + amount;
+      });
     }
+    const rows = {};
+    for (const row of S.view.seats || []) rows[row.seat] = row;
     const all = S.boards[handId] || [];
     const cards = found.streets.reduce((n, street) => n + street.length, 0);
-    S.runout = { hand: handId, from: all.slice(0, all.length - cards), streets: found.streets, pots: pots.map((p) => p || 0), at: Date.now() };
+    S.runout = { hand: handId, from: all.slice(0, all.length - cards), streets: found.streets, pots: pots.map((p) => p || 0), won, rows, at: Date.now() };
     for (let i = 1; i <= found.streets.length; i++) setTimeout(render, i * step);
   }
 
@@ -505,7 +525,8 @@
     if (!form) return;
     const table = S.view.table;
     const room = me ? table.max_buy_in - me.stack : 0;
-    const inHand = Boolean(me && S.view.hand && me.in_hand);
+    const shownAllIn = me && runningOut() && S.runout.rows[me.seat];
+    const inHand = Boolean(me && ((S.view.hand && me.in_hand) || (shownAllIn && shownAllIn.in_hand)));
     form.hidden = Boolean(S.view.tournament) || !me || me.state === "leaving" || inHand || room <= 0 || table.status === "closed";
     if (form.hidden) return;
     const busted = me.stack === 0;
@@ -733,7 +754,12 @@
 
   function log(text, kind) {
     const line = el("li", { class: kind ? `log-${kind}` : null }, text);
-    if (S.logDelay) setTimeout(() => appendLine(byTestId("log"), line, LOG_MAX), S.logDelay);
+    // A line that comes while a run-out is still dealt (a busted player sat out) waits
+    // for its result like the run-out's own.
+    const r = S.runout;
+    const left = r ? r.at + r.streets.length * (cfg.runout_street_ms || 0) - Date.now() : 0;
+    const delay = Math.max(S.logDelay, left);
+    if (delay > 0) setTimeout(() => appendLine(byTestId("log"), line, LOG_MAX), delay);
     else appendLine(byTestId("log"), line, LOG_MAX);
   }
 
