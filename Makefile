@@ -5,7 +5,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
-PYTEST_WORKERS ?= 2
+# Three test workers on two cores: the suite waits on servers, browsers and the database
+# about a third of the time.
+PYTEST_WORKERS ?= 3
 PORT ?= 8000
 
 .PHONY: run test test-deep bench bench-compare bench-record lint typecheck clean
