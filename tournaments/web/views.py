@@ -58,11 +58,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     viewer = request.user.pk if request.user.is_authenticated else None
     data = selectors.tournament_detail(tournament=tournament, viewer_id=viewer)
     registering = tournament.status == Tournament.Status.REGISTERING
-    registered = viewer is not None and (
-        Entry.objects.filter(
-            tournament=tournament, player_id=viewer, status=Entry.Status.REGISTERED
-        ).exists()
-    )
+    registered = data["you"] is not None  # the viewer's live entry, read by the detail
     level = data["level"]
     context = {
         "t": data,
