@@ -7,10 +7,12 @@ environment pointing at that database and set Django up from it.
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,3 +83,10 @@ def django_setup(env: dict[str, str]) -> None:
     import django
 
     django.setup()
+
+
+def in_fresh_process(target: Any, *args: Any) -> Any:
+    """``target(*args)`` in a new (spawned) process with Django set up anew by it; its
+    result, or its exception raised here."""
+    with mp.get_context("spawn").Pool(1) as pool:
+        return pool.apply(target, args)

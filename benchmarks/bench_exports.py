@@ -57,6 +57,7 @@ from benchmarks._support import (
     bench_env,
     django_setup,
     drop_database,
+    in_fresh_process,
     manage,
     recreate_database,
     server_url,
@@ -204,7 +205,7 @@ def _generate(env: dict[str, str], hands: int, seed: int) -> dict[str, Any]:
     contiguous range per process.
     """
     started = time.perf_counter()
-    setup = _in_fresh_process(_setup, env, seed)
+    setup = in_fresh_process(_setup, env, seed)
     parts = max(2, os.cpu_count() or 2)
     shares = [hands // parts + (1 if k < hands % parts else 0) for k in range(parts)]
     firsts = [1 + sum(shares[:k]) for k in range(parts)]
@@ -222,7 +223,7 @@ def _generate(env: dict[str, str], hands: int, seed: int) -> dict[str, Any]:
     with mp.get_context("spawn").Pool(parts) as pool:
         played = pool.starmap(_play_and_store, jobs)
     numbers = {table_id: n for part in played for table_id, n in part["numbers"].items()}
-    chains_ok = _in_fresh_process(_finish, env, hands, numbers)
+    chains_ok = in_fresh_process(_finish, env, hands, numbers)
     return {
         "hero": setup["hero"],
         "hands": hands,
@@ -525,14 +526,9 @@ def _formatting(env: dict[str, str], hands: int, hero: int) -> dict[str, Any]:
     }
 
 
-def _in_fresh_process(target: Any, *args: Any) -> Any:
-    with mp.get_context("spawn").Pool(1) as pool:
-        return pool.apply(target, args)
-
-
 def _formats(env: dict[str, str]) -> list[str]:
     """Every format the exports offer (a format added later is measured without a change)."""
-    return _in_fresh_process(_format_names, env)  # type: ignore[no-any-return]  # the child process's answer comes back through JSON
+    return in_fresh_process(_format_names, env)  # type: ignore[no-any-return]  # the child process's answer comes back through JSON
 
 
 def _format_names(env: dict[str, str]) -> list[str]:
@@ -576,7 +572,7 @@ def run(
             f"{derivation['wall_hands_per_s_per_process']:,} (wall)",
             flush=True,
         )
-        alone = _in_fresh_process(_formatting, env, min(pokerkit_hands, hands), data["hero"])
+        alone = in_fresh_process(_formatting, env, min(pokerkit_hands, hands), data["hero"])
         pokerkit = alone["pokerkit_dumps"]
         print(
             f"formatting alone, {alone['hands']:,} hands in memory (CPU hands/s): pokerkit "
@@ -591,9 +587,9 @@ def run(
         for fmt in _formats(env):
             for viewer in ("player", "staff"):
                 for size in _sizes(hands):
-                    m = _in_fresh_process(_export, env, fmt, viewer, data["hero"], size, False)
+                    m = in_fresh_process(_export, env, fmt, viewer, data["hero"], size, False)
                     if viewer == "staff":
-                        traced = _in_fresh_process(
+                        traced = in_fresh_process(
                             _export, env, fmt, viewer, data["hero"], size, True
                         )
                         m["heap_peak_mb"] = traced["heap_peak_mb"]

@@ -29,6 +29,7 @@ from benchmarks._support import (
     bench_env,
     django_setup,
     drop_database,
+    in_fresh_process,
     manage,
     recreate_database,
     server_url,
@@ -81,10 +82,6 @@ def _setup(env: dict[str, str], players: int) -> tuple[int, list[int]]:
         action_seconds=30,
     )  # fmt: skip
     return tournament.pk, [u.pk for u in made]
-
-
-def _setup_entry(env: dict[str, str], players: int, out: Any) -> None:
-    out.put(_setup(env, players))
 
 
 def _register(env: dict[str, str], tournament_id: int, ids: list[int], go: Any, out: Any) -> None:
@@ -148,20 +145,6 @@ def _result(out: Any, processes: list[Any]) -> Any:
                 raise RuntimeError("a benchmark process failed (its traceback is above)") from None
 
 
-def _in_process(target: Any, *args: Any) -> Any:
-    ctx = mp.get_context("spawn")
-    out = ctx.Queue()
-    process = ctx.Process(target=target, args=(*args, out))
-    process.start()
-    result = _result(out, [process])
-    process.join()
-    return result
-
-
-def _check_entry(env: dict[str, str], tournament_id: int, players: int, out: Any) -> None:
-    out.put(_check(env, tournament_id, players))
-
-
 def run(players: int = 10_000, json_path: Path = DEFAULT_JSON) -> dict[str, Any]:
     url = server_url()
     db_url = recreate_database(url, BENCH_DB)
@@ -169,7 +152,7 @@ def run(players: int = 10_000, json_path: Path = DEFAULT_JSON) -> dict[str, Any]
     try:
         migrated = manage(env, "migrate", "--noinput", "-v0")
         assert migrated.returncode == 0, migrated.stderr
-        tournament_id, ids = _in_process(_setup_entry, env, players)
+        tournament_id, ids = in_fresh_process(_setup, env, players)
         ctx = mp.get_context("spawn")
         go, out = ctx.Event(), ctx.Queue()
         shares = [ids[i::WORKERS] for i in range(WORKERS)]
@@ -188,7 +171,7 @@ def run(players: int = 10_000, json_path: Path = DEFAULT_JSON) -> dict[str, Any]
             worker.join()
         latencies = sorted(x for lat, _ in results for x in lat)
         refusals = [code for _, codes in results for code in codes]
-        checked = _in_process(_check_entry, env, tournament_id, players)
+        checked = in_fresh_process(_check, env, tournament_id, players)
         audit = manage(env, "ledger_audit")
         figures = {
             "players": players,
