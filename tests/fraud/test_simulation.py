@@ -31,7 +31,7 @@ from poker.engine.events import event_from_dict
 from poker.engine.state import HandState
 from poker.engine.transitions import apply
 from tests.poker.engine.engine_helpers import config, script, started
-from tests.support.emptying import empty_after_module
+from tests.support.emptying import module_data
 
 SPEC = RoomSpec(dump=1, soft=1, share=1, ring=1, friends=1, household=1, tight_passive=1)
 PLAYERS, HANDS = 16, 240
@@ -49,7 +49,7 @@ def room(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, An
     (hand, [(state before, event, user id)]) per player action, with what the tests read
     of the stores: every test here is transactional and flushes the database after it,
     so nothing may be read from the database once the first one has run."""
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), module_data():
         ticks: list[tuple[int, int]] = []
         truth = room_simulate(players=PLAYERS, hands=HANDS, seed=SEED, schemes=SPEC,
                               progress=lambda done, total: ticks.append((done, total)))  # fmt: skip
@@ -74,7 +74,6 @@ def room(django_db_setup: None, django_db_blocker: Any) -> Iterator[dict[str, An
         yield {"truth": truth, "hands": hands, "ticks": ticks, "addresses": addresses,
                "checks": checks.getvalue()}  # fmt: skip
         connection.close()
-        empty_after_module()
 
 
 def _group(truth: RoomTruth, scheme: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from fraud.ingest import chunk_ingest
 from fraud.models import IngestedHand, PairEvidence, StoredFacts
 from handhistory.exports.records import hand_records
 from handhistory.models import Hand
-from tests.support.emptying import empty_after_module
+from tests.support.emptying import module_data
 from tests.support.facts import counted, expected, play_room
 
 pytestmark = pytest.mark.django_db
@@ -27,9 +27,8 @@ pytestmark = pytest.mark.django_db
 def room(django_db_setup: None, django_db_blocker: Any) -> Iterator[list[int]]:
     """The room, played once for the module and committed: every test here rolls back
     what it writes, so each finds the room as played. Emptied after the module."""
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), module_data():
         yield play_room()
-        empty_after_module()
 
 
 def test_counting_stored_facts_gives_exactly_the_figures_of_facts_computed_from_events(room):

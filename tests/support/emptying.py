@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from django.core.management import call_command
 from django.db import connections
 from django.test import TransactionTestCase
 
@@ -67,16 +66,6 @@ def _truncate(connection: Any, tables: set[str]) -> None:
             cursor.execute(f"TRUNCATE {', '.join(qn(t) for t in sorted(tables))} CASCADE")
 
 
-def empty_after_module(alias: str = "default") -> None:
-    """Empties the database after a module-scoped fixture committed its data: Django's
-    flush, keeping the sequences (an id is never given twice in a run: the table service
-    keeps working sets by table id in memory), then the fingerprint of what post_migrate
-    rebuilt, which the next transactional test must find."""
-    call_command("flush", database=alias, interactive=False, verbosity=0, reset_sequences=False)
-    if connections[alias].vendor == "postgresql":
-        _expected[alias] = _fingerprint(connections[alias])
-
-
 def _holding(connection: Any) -> set[str]:
     """The tables of ``connection`` that hold rows."""
     qn = connection.ops.quote_name
@@ -89,8 +78,9 @@ def _holding(connection: Any) -> set[str]:
 @contextmanager
 def module_data(alias: str = "default") -> Iterator[None]:
     """Around a module-scoped fixture that commits its data: afterwards the tables that
-    were empty before it are emptied (sequences kept, as :func:`empty_after_module`),
-    and nothing else: no flush, no ``post_migrate`` (PostgreSQL, as the suite)."""
+    were empty before it are emptied, sequences kept (an id is never given twice in a run:
+    the table service keeps working sets by table id in memory), and nothing else: no
+    flush, no ``post_migrate`` (PostgreSQL, as the suite)."""
     connection = connections[alias]
     before = _holding(connection)
     yield
