@@ -17,8 +17,10 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from core.errors import DomainError, Forbidden
+from core.serializers import MAX_INT64
 from poker.models import Variant
 from staff.roles import staff_has, staff_page
+from tournaments.api.serializers import MAX_LEVELS, MAX_PLAYERS
 from tournaments.models import StructureTemplate, Tournament
 from tournaments.selectors import tournament_detail, tournament_lobby, tournament_rows
 from tournaments.services import (
@@ -53,15 +55,15 @@ class TournamentForm(forms.Form):
     fee = forms.CharField(required=False, help_text="The house's fee per entry.")
     bounty = forms.CharField(required=False, help_text="Part of the buy-in: a knockout bounty.")
     guarantee = forms.CharField(required=False)
-    starting_stack = forms.IntegerField(min_value=1, initial=10_000)
+    starting_stack = forms.IntegerField(min_value=1, max_value=MAX_INT64, initial=10_000)
     seats_per_table = forms.IntegerField(min_value=2, max_value=10, initial=9)
-    min_players = forms.IntegerField(min_value=2, initial=2)
-    max_players = forms.IntegerField(min_value=2, initial=9)
+    min_players = forms.IntegerField(min_value=2, max_value=MAX_PLAYERS, initial=2)
+    max_players = forms.IntegerField(min_value=2, max_value=MAX_PLAYERS, initial=9)
     start = forms.DateTimeField(
         required=False,
         help_text="UTC, e.g. 2026-12-01 20:00. Blank: a sit-and-go, started when full.",
     )
-    late_registration_levels = forms.IntegerField(min_value=0, initial=0)
+    late_registration_levels = forms.IntegerField(min_value=0, max_value=MAX_LEVELS, initial=0)
     payouts = forms.CharField(
         required=False,
         help_text="Percent by place, e.g. 50, 30, 20. Blank: the room's table by field size.",

@@ -63,10 +63,19 @@ def test_a_tournament_form_with_a_bad_amount_or_structure_is_refused_and_creates
     before = records()
 
     bad_amount = client.post("/staff/tournaments/", _form(turbo, buy_in="ten"))
+    # Numbers beyond what the database holds are the form's errors, not the database's.
+    too_deep = client.post("/staff/tournaments/", _form(turbo, starting_stack=str(10**20)))
+    too_many = client.post("/staff/tournaments/", _form(turbo, max_players=str(10**12)))
     bounty_too_big = client.post("/staff/tournaments/", _form(turbo, bounty="20"))
 
     assert bad_amount.status_code == 400 and 'data-testid="error-buy_in"' in (
         bad_amount.content.decode()
+    )
+    assert too_deep.status_code == 400 and 'data-testid="error-starting_stack"' in (
+        too_deep.content.decode()
+    )
+    assert too_many.status_code == 400 and 'data-testid="error-max_players"' in (
+        too_many.content.decode()
     )
     assert bounty_too_big.status_code == 400
     assert "tournament-form-error" in bounty_too_big.content.decode()
